@@ -1,0 +1,191 @@
+// vkc::Context: the Vulkan device a program computes on, its compute queue, and its buffers.
+//
+// A Context owns a Vulkan instance, one logical device with one compute queue, a command
+// pool and a cache of compute pipelines. Every object it hands out (Buffer, TimestampPool)
+// is a move-only owner that must not outlive it. A Context is not thread-safe: use one per
+// thread, or guard it.
+//
+// The Vulkan loader (libvulkan.so.1) is opened at run time, so a program linked with vkc
+// starts on a machine without Vulkan and reports that as an Error.
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace vkc {
+
+/// Every failure in vkc is an Error whose message says what failed and, where a device is
+/// involved, on which device ("vkAllocateMemory failed on 'NVIDIA H200': out of device memory").
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class DeviceType { other, integrated_gpu, discrete_gpu, virtual_gpu, cpu };
+const char* to_string(DeviceType type);
+
+/// What `vkc info` prints: the facts about one physical device that the library uses.
+struct DeviceInfo {
+  struct Heap {
+    std::uint64_t bytes = 0;
+    bool device_local = false;
+  };
+
+  std::uint32_t index = 0;            ///< position in the loader's enumeration
+  std::string name;                   ///< e.g. "NVIDIA H200", "llvmpipe (LLVM 15.0.6, 256 bits)"
+  std::string driver_name;            ///< e.g. "NVIDIA", "llvmpipe"
+  std::string driver_info;            ///< e.g. "580.95.05", "Mesa 22.3.6 (LLVM 15.0.6)"
+  std::uint32_t api_version = 0;      ///< VK_MAKE_API_VERSION encoding
+  std::uint32_t vendor_id = 0;
+  std::uint32_t device_id = 0;
+  DeviceType type = DeviceType::other;
+
+  std::uint32_t subgroup_size = 0;        ///< the default subgroup size of compute shaders
+  std::uint32_t min_subgroup_size = 0;    ///< range available under subgroup-size control
+  std::uint32_t max_subgroup_size = 0;
+  bool subgroup_size_control = false;     ///< requiredSubgroupSize / full subgroups usable
+  std::vector<std::string> subgroup_operations;  ///< "basic", "vote", "arithmetic", ...
+  bool subgroup_partitioned = false;      ///< VK_NV_shader_subgroup_partitioned (match-any)
+
+  std::uint32_t shared_memory_bytes = 0;          ///< maxComputeSharedMemorySize
+  std::uint32_t max_workgroup_invocations = 0;    ///< maxComputeWorkGroupInvocations
+  std::array<std::uint32_t, 3> max_workgroup_size{};
+  std::array<std::uint32_t, 3> max_workgroup_count{};
+  std::uint64_t max_storage_buffer_range = 0;     ///< the largest buffer one binding can see
+  std::uint64_t max_allocation_bytes = 0;         ///< maxMemoryAllocationSize
+  std::vector<Heap> heaps;
+  float timestamp_period_ns = 0;                  ///< nanoseconds per timestamp tick
+  std::uint32_t timestamp_valid_bits = 0;         ///< 0: the compute queue has no timestamps
+  bool shader_int64 = false;
+  bool shader_float64 = false;
+
+  /// Size of the largest device-local heap in bytes.
+  std::uint64_t device_local_bytes() const;
+  std::string api_version_string() const;
+  bool is_software() const { return type == DeviceType::cpu; }
+};
+
+/// Lists every Vulkan device the loader reports. Throws Error when no loader can be opened.
+std::vector<DeviceInfo> enumerate_devices();
+
+struct ContextOptions {
+  /// Which device: an index into enumerate_devices() or a case-insensitive substring of its
+  /// name. Empty: the VKC_DEVICE environment variable, else the first discrete GPU, else the
+  /// first integrated or virtual GPU, else a CPU implementation such as lavapipe (said on stderr).
+  std::string device;
+  /// Enables the Khronos validation layer with synchronization validation and records every
+  /// message it emits (see Context::validation_messages()). The VKC_VALIDATION=1 environment
+  /// variable turns it on too.
+  bool validation = false;
+  /// Suppresses the note on stderr when the choice falls back to a CPU device.
+  bool quiet = false;
+};
+
+class Context;
+
+/// A device-local storage buffer. Move-only; freed when destroyed.
+class Buffer {
+ public:
+  Buffer() = default;
+  Buffer(Buffer&& other) noexcept;
+  Buffer& operator=(Buffer&& other) noexcept;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  ~Buffer();
+
+  VkBuffer handle() const { return buffer_; }
+  std::uint64_t bytes() const { return bytes_; }
+  explicit operator bool() const { return buffer_ != VK_NULL_HANDLE; }
+
+ private:
+  friend class Context;
+  void release() noexcept;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkBuffer buffer_ = VK_NULL_HANDLE;
+  VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  std::uint64_t bytes_ = 0;
+};
+
+namespace detail {
+struct ContextState;
+}
+
+class Recorder;
+
+class Context {
+ public:
+  explicit Context(const ContextOptions& options = {});
+  ~Context();
+  Context(Context&&) noexcept;
+  Context& operator=(Context&&) noexcept;
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  const DeviceInfo& info() const;
+
+  /// A device-local storage buffer of `bytes` bytes (0 is allowed and gives a small buffer).
+  /// Throws Error naming the limit when `bytes` exceeds maxStorageBufferRange, the largest
+  /// allocation, or the device-local heap.
+  Buffer create_buffer(std::uint64_t bytes);
+
+  /// Host-to-device and device-to-host copies through a staging buffer; both wait for the
+  /// transfer to finish. Ranges must lie inside the buffer.
+  void upload(const Buffer& dst, const void* src, std::uint64_t bytes, std::uint64_t dst_offset = 0);
+  void download(const Buffer& src, void* dst, std::uint64_t bytes, std::uint64_t src_offset = 0);
+
+  template <class T>
+  void upload(const Buffer& dst, std::span<const T> src) {
+    upload(dst, src.data(), src.size_bytes());
+  }
+  template <class T>
+  void download(const Buffer& src, std::span<T> dst) {
+    download(src, dst.data(), dst.size_bytes());
+  }
+
+  /// Device-to-device copy of `bytes` (a multiple of 4) by a compute shader, which moves data
+  /// several times faster than vkCmdCopyBuffer on some drivers. Waits for completion.
+  void copy(const Buffer& src, const Buffer& dst, std::uint64_t bytes);
+
+  /// Records commands through `record`, submits them to the compute queue and waits.
+  template <class F>
+  void run(F&& record) {
+    Recorder* r = begin_commands();
+    try {
+      record(*r);
+    } catch (...) {
+      abandon_commands();
+      throw;
+    }
+    submit_and_wait();
+  }
+
+  /// Every message the validation layer emitted since the last call, which clears them.
+  std::vector<std::string> take_validation_messages();
+
+  // Raw handles, for code that records into its own command buffers.
+  VkInstance instance() const;
+  VkPhysicalDevice physical_device() const;
+  VkDevice device() const;
+  VkQueue queue() const;
+  std::uint32_t queue_family() const;
+
+  /// Internal state shared with the library's own modules (pipelines, recorder).
+  detail::ContextState& state() const { return *state_; }
+
+ private:
+  Recorder* begin_commands();
+  void abandon_commands() noexcept;
+  void submit_and_wait();
+  std::unique_ptr<detail::ContextState> state_;
+};
+
+}  // namespace vkc

@@ -1,0 +1,301 @@
+// Instance, validation layer, device choice and creation, and command submission.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+#include "core/check.hpp"
+#include "core/device_info.hpp"
+#include "core/loader.hpp"
+#include "core/state.hpp"
+
+namespace vkc {
+using namespace vk;
+
+namespace {
+
+constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
+
+bool env_flag(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v && std::strcmp(v, "0") != 0;
+}
+
+bool has_layer(const char* name) {
+  std::uint32_t count = 0;
+  vkEnumerateInstanceLayerProperties(&count, nullptr);
+  std::vector<VkLayerProperties> layers(count);
+  vkEnumerateInstanceLayerProperties(&count, layers.data());
+  for (const auto& l : layers) {
+    if (std::strcmp(l.layerName, name) == 0) return true;
+  }
+  return false;
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL on_validation_message(VkDebugUtilsMessageSeverityFlagBitsEXT,
+                                                     VkDebugUtilsMessageTypeFlagsEXT,
+                                                     const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+  auto* state = static_cast<detail::ContextState*>(user);
+  std::lock_guard lock(state->messages_mutex);
+  state->validation_messages.emplace_back(data->pMessage ? data->pMessage : "(empty validation message)");
+  return VK_FALSE;
+}
+
+VkDebugUtilsMessengerCreateInfoEXT messenger_info(detail::ContextState* state) {
+  VkDebugUtilsMessengerCreateInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+  info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+  info.pfnUserCallback = on_validation_message;
+  info.pUserData = state;
+  return info;
+}
+
+VkInstance create_instance(detail::ContextState* state, bool validation) {
+  load_loader();
+  std::uint32_t version = VK_API_VERSION_1_0;
+  if (vkEnumerateInstanceVersion) vkEnumerateInstanceVersion(&version);
+  if (version < VK_API_VERSION_1_2) {
+    throw Error("the Vulkan loader supports only version " + std::to_string(VK_API_VERSION_MAJOR(version)) + "." +
+                std::to_string(VK_API_VERSION_MINOR(version)) + "; vkc needs 1.2");
+  }
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "vkcompute";
+  app.pEngineName = "vkc";
+  app.apiVersion = VK_API_VERSION_1_3;
+
+  std::vector<const char*> layers;
+  std::vector<const char*> extensions;
+  const VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+  VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+  features.enabledValidationFeatureCount = 1;
+  features.pEnabledValidationFeatures = enables;
+  VkDebugUtilsMessengerCreateInfoEXT messenger = messenger_info(state);
+  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  info.pApplicationInfo = &app;
+  if (validation) {
+    if (!has_layer(kValidationLayer)) {
+      throw Error("validation was asked for but VK_LAYER_KHRONOS_validation is not installed "
+                  "(Debian: apt-get install vulkan-validationlayers)");
+    }
+    layers.push_back(kValidationLayer);
+    extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
+    features.pNext = &messenger;  // also report messages from instance creation itself
+    info.pNext = &features;
+  }
+  info.enabledLayerCount = static_cast<std::uint32_t>(layers.size());
+  info.ppEnabledLayerNames = layers.data();
+  info.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
+  info.ppEnabledExtensionNames = extensions.data();
+  VkInstance instance = VK_NULL_HANDLE;
+  check(vkCreateInstance(&info, nullptr, &instance), "vkCreateInstance");
+  load_instance(instance);
+  return instance;
+}
+
+std::vector<VkPhysicalDevice> physical_devices(VkInstance instance) {
+  std::uint32_t count = 0;
+  check(vkEnumeratePhysicalDevices(instance, &count, nullptr), "vkEnumeratePhysicalDevices");
+  std::vector<VkPhysicalDevice> devices(count);
+  check(vkEnumeratePhysicalDevices(instance, &count, devices.data()), "vkEnumeratePhysicalDevices");
+  devices.resize(count);
+  return devices;
+}
+
+std::vector<DeviceInfo> infos_of(const std::vector<VkPhysicalDevice>& devices) {
+  std::vector<DeviceInfo> infos;
+  for (std::uint32_t i = 0; i < devices.size(); ++i) infos.push_back(detail::query_device_info(devices[i], i));
+  return infos;
+}
+
+std::uint32_t compute_queue_family(VkPhysicalDevice physical, const std::string& name) {
+  std::uint32_t count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
+  for (std::uint32_t i = 0; i < count; ++i) {
+    if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) return i;
+  }
+  throw Error("'" + name + "' has no compute queue");
+}
+
+// The features vkc's shaders may use, each enabled only where the device offers it.
+struct FeatureChain {
+  VkPhysicalDeviceSubgroupSizeControlFeatures size_control{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+  VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &size_control};
+  VkPhysicalDeviceFeatures2 base{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v12};
+
+  FeatureChain(VkPhysicalDevice physical, const DeviceInfo& info) {
+    if (!info.subgroup_size_control) v12.pNext = nullptr;
+    vkGetPhysicalDeviceFeatures2(physical, &base);
+    VkPhysicalDeviceFeatures wanted{};
+    wanted.shaderInt64 = base.features.shaderInt64;
+    wanted.shaderFloat64 = base.features.shaderFloat64;
+    base.features = wanted;
+    VkPhysicalDeviceVulkan12Features keep{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, v12.pNext};
+    keep.vulkanMemoryModel = v12.vulkanMemoryModel;
+    keep.vulkanMemoryModelDeviceScope = v12.vulkanMemoryModelDeviceScope;
+    keep.shaderSubgroupExtendedTypes = v12.shaderSubgroupExtendedTypes;
+    keep.storageBuffer8BitAccess = v12.storageBuffer8BitAccess;
+    keep.shaderInt8 = v12.shaderInt8;
+    keep.hostQueryReset = v12.hostQueryReset;
+    v12 = keep;
+  }
+};
+
+VkDevice create_device(VkPhysicalDevice physical, const DeviceInfo& info, std::uint32_t family) {
+  if (info.api_version < VK_API_VERSION_1_2) {
+    throw Error("'" + info.name + "' supports Vulkan " + info.api_version_string() + "; vkc needs 1.2");
+  }
+  std::vector<const char*> extensions;
+  if (!detail::has_extension(physical, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)) {
+    throw Error("'" + info.name + "' lacks VK_KHR_push_descriptor, which vkc needs");
+  }
+  extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  if (info.api_version < VK_API_VERSION_1_3 && info.subgroup_size_control) {
+    extensions.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+  }
+  if (info.subgroup_partitioned) extensions.push_back(VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME);
+
+  FeatureChain features(physical, info);
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue.queueFamilyIndex = family;
+  queue.queueCount = 1;
+  queue.pQueuePriorities = &priority;
+  VkDeviceCreateInfo create{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features.base};
+  create.queueCreateInfoCount = 1;
+  create.pQueueCreateInfos = &queue;
+  create.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
+  create.ppEnabledExtensionNames = extensions.data();
+  VkDevice device = VK_NULL_HANDLE;
+  check(vkCreateDevice(physical, &create, nullptr, &device), "vkCreateDevice", info.name);
+  return device;
+}
+
+void create_command_objects(detail::ContextState& s) {
+  VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  pool.queueFamilyIndex = s.queue_family;
+  check(vkCreateCommandPool(s.device, &pool, nullptr, &s.command_pool), "vkCreateCommandPool", s.info.name);
+  VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  alloc.commandPool = s.command_pool;
+  alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  alloc.commandBufferCount = 1;
+  check(vkAllocateCommandBuffers(s.device, &alloc, &s.command_buffer), "vkAllocateCommandBuffers", s.info.name);
+  VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  check(vkCreateFence(s.device, &fence, nullptr, &s.fence), "vkCreateFence", s.info.name);
+}
+
+}  // namespace
+
+namespace detail {
+
+ContextState::~ContextState() {
+  if (device) {
+    vkDeviceWaitIdle(device);
+    pipelines.clear();
+    if (fence) vkDestroyFence(device, fence, nullptr);
+    if (command_pool) vkDestroyCommandPool(device, command_pool, nullptr);
+    vkDestroyDevice(device, nullptr);
+  }
+  if (messenger) vkDestroyDebugUtilsMessengerEXT(instance, messenger, nullptr);
+  // Nobody can take these any more (leak reports arrive during destruction): print them, so
+  // that a test runner watching stderr fails the run.
+  for (const std::string& message : validation_messages) {
+    std::fprintf(stderr, "vkc: validation message: %s\n", message.c_str());
+  }
+  if (instance) vkDestroyInstance(instance, nullptr);
+}
+
+std::uint32_t ContextState::memory_type(std::uint32_t type_bits, VkMemoryPropertyFlags required,
+                                        VkMemoryPropertyFlags preferred) const {
+  for (const VkMemoryPropertyFlags want : {required | preferred, required}) {
+    for (std::uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+      if ((type_bits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & want) == want) return i;
+    }
+  }
+  throw Error("'" + info.name + "' has no memory type with the needed properties");
+}
+
+}  // namespace detail
+
+std::vector<DeviceInfo> enumerate_devices() {
+  detail::ContextState probe;
+  probe.instance = create_instance(&probe, false);
+  return infos_of(physical_devices(probe.instance));
+}
+
+Context::Context(const ContextOptions& options) : state_(std::make_unique<detail::ContextState>()) {
+  detail::ContextState& s = *state_;
+  const bool validation = options.validation || env_flag("VKC_VALIDATION");
+  s.instance = create_instance(&s, validation);
+  if (validation) {
+    const auto info = messenger_info(&s);
+    check(vkCreateDebugUtilsMessengerEXT(s.instance, &info, nullptr, &s.messenger), "vkCreateDebugUtilsMessengerEXT");
+  }
+  const auto devices = physical_devices(s.instance);
+  const auto infos = infos_of(devices);
+  std::string wanted = options.device;
+  if (wanted.empty() && std::getenv("VKC_DEVICE")) wanted = std::getenv("VKC_DEVICE");
+  const std::uint32_t index = detail::choose_device(infos, wanted);
+  s.physical = devices[index];
+  s.info = infos[index];
+  if (wanted.empty() && s.info.is_software() && !options.quiet) {
+    std::fprintf(stderr, "vkc: no GPU found, computing on the CPU through '%s'\n", s.info.name.c_str());
+  }
+  vkGetPhysicalDeviceMemoryProperties(s.physical, &s.memory);
+  s.queue_family = compute_queue_family(s.physical, s.info.name);
+  s.device = create_device(s.physical, s.info, s.queue_family);
+  vkGetDeviceQueue(s.device, s.queue_family, 0, &s.queue);
+  create_command_objects(s);
+}
+
+Context::~Context() = default;
+Context::Context(Context&&) noexcept = default;
+Context& Context::operator=(Context&&) noexcept = default;
+
+const DeviceInfo& Context::info() const { return state_->info; }
+VkInstance Context::instance() const { return state_->instance; }
+VkPhysicalDevice Context::physical_device() const { return state_->physical; }
+VkDevice Context::device() const { return state_->device; }
+VkQueue Context::queue() const { return state_->queue; }
+std::uint32_t Context::queue_family() const { return state_->queue_family; }
+
+std::vector<std::string> Context::take_validation_messages() {
+  std::lock_guard lock(state_->messages_mutex);
+  return std::exchange(state_->validation_messages, {});
+}
+
+Recorder* Context::begin_commands() {
+  detail::ContextState& s = *state_;
+  if (s.recorder) throw Error("Context::run called while another run is recording");
+  check(vkResetCommandBuffer(s.command_buffer, 0), "vkResetCommandBuffer", s.info.name);
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  check(vkBeginCommandBuffer(s.command_buffer, &begin), "vkBeginCommandBuffer", s.info.name);
+  s.recorder = std::make_unique<Recorder>(s, s.command_buffer);
+  return s.recorder.get();
+}
+
+void Context::abandon_commands() noexcept {
+  detail::ContextState& s = *state_;
+  vkEndCommandBuffer(s.command_buffer);
+  s.recorder.reset();
+}
+
+void Context::submit_and_wait() {
+  detail::ContextState& s = *state_;
+  s.recorder->finish_for_host();
+  s.recorder.reset();
+  check(vkEndCommandBuffer(s.command_buffer), "vkEndCommandBuffer", s.info.name);
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &s.command_buffer;
+  check(vkResetFences(s.device, 1, &s.fence), "vkResetFences", s.info.name);
+  check(vkQueueSubmit(s.queue, 1, &submit, s.fence), "vkQueueSubmit", s.info.name);
+  check(vkWaitForFences(s.device, 1, &s.fence, VK_TRUE, UINT64_MAX), "vkWaitForFences", s.info.name);
+}
+
+}  // namespace vkc

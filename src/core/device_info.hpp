@@ -1,0 +1,23 @@
+// Reading a physical device's properties into a DeviceInfo, and choosing a device.
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include <string>
+#include <vector>
+
+#include "vkc/context.hpp"
+
+namespace vkc::detail {
+
+DeviceInfo query_device_info(VkPhysicalDevice physical, std::uint32_t index);
+
+/// The index of the device `wanted` names (an index or a name substring), or with `wanted`
+/// empty the best one: discrete GPU, then integrated or virtual GPU, then anything.
+/// Throws Error when nothing matches.
+std::uint32_t choose_device(const std::vector<DeviceInfo>& devices, const std::string& wanted);
+
+/// Whether `physical` offers the device extension `name`.
+bool has_extension(VkPhysicalDevice physical, const char* name);
+
+}  // namespace vkc::detail

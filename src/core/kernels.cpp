@@ -1,0 +1,36 @@
+#include "core/kernels.hpp"
+
+#include <algorithm>
+
+#include "core/pipeline.hpp"
+
+namespace vkc {
+
+std::uint32_t streaming_workgroup_size(const DeviceInfo& info) {
+  // 256 invocations keep enough loads in flight on every GPU we measured (docs/perf-notes.md)
+  // and is a multiple of every subgroup size up to 128.
+  return std::min<std::uint32_t>({256, info.max_workgroup_invocations, info.max_workgroup_size[0]});
+}
+
+void record_copy(Context& ctx, Recorder& r, VkBuffer src, VkBuffer dst, std::uint64_t words) {
+  if (words == 0) return;
+  if (words > UINT32_MAX) throw Error("shader copy of more than 2^32 words");
+  const std::uint32_t wg = streaming_workgroup_size(ctx.info());
+  const std::uint32_t items = 4;  // four 16-byte vectors per invocation
+  const Pipeline& p = pipeline(ctx, {.shader = "core/copy", .specialization = {wg, items}, .bindings = 2, .push_bytes = 4});
+  const std::uint32_t push = static_cast<std::uint32_t>(words);
+  const Binding bindings[] = {{src, Access::read}, {dst, Access::write}};
+  r.dispatch(p, bindings, &push, sizeof push, std::max<std::uint64_t>(1, groups_for(words / 4, std::uint64_t{wg} * items)));
+}
+
+void record_affine(Context& ctx, Recorder& r, const Buffer& src, const Buffer& dst, const AffineParams& params,
+                   const AffineTuning& tuning) {
+  const std::uint32_t wg = tuning.workgroup_size ? tuning.workgroup_size : streaming_workgroup_size(ctx.info());
+  const Pipeline& p = pipeline(ctx, {.shader = "core/affine",
+                                     .specialization = {wg, tuning.items, tuning.bias},
+                                     .bindings = 2,
+                                     .push_bytes = sizeof(AffineParams)});
+  r.dispatch(p, {reads(src), writes(dst)}, params, groups_for(params.count, std::uint64_t{wg} * tuning.items));
+}
+
+}  // namespace vkc

@@ -1,0 +1,59 @@
+#include "core/loader.hpp"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <string>
+
+#include "vkc/context.hpp"
+
+namespace vkc::vk {
+
+#define VKC_DEFINE(name) PFN_##name name = nullptr;
+VKC_GLOBAL_FUNCTIONS(VKC_DEFINE)
+VKC_INSTANCE_FUNCTIONS(VKC_DEFINE)
+VKC_DEVICE_FUNCTIONS(VKC_DEFINE)
+#undef VKC_DEFINE
+
+namespace {
+PFN_vkGetInstanceProcAddr get_instance_proc = nullptr;
+
+void open_loader() {
+  const char* override_name = std::getenv("VKC_VULKAN_LIBRARY");
+  const std::string file = override_name && *override_name ? override_name : "libvulkan.so.1";
+  void* library = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    throw Error("cannot open the Vulkan loader (" + file +
+                "): install libvulkan1 (Debian: apt-get install libvulkan1 mesa-vulkan-drivers)");
+  }
+  get_instance_proc = reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(library, "vkGetInstanceProcAddr"));
+  if (!get_instance_proc) throw Error(file + " does not export vkGetInstanceProcAddr");
+#define VKC_LOAD(name) name = reinterpret_cast<PFN_##name>(get_instance_proc(nullptr, #name));
+  VKC_GLOBAL_FUNCTIONS(VKC_LOAD)
+#undef VKC_LOAD
+  if (!vkCreateInstance) throw Error(file + " does not provide vkCreateInstance");
+}
+}  // namespace
+
+void load_loader() {
+  static std::once_flag once;
+  static std::string failure;
+  std::call_once(once, [] {
+    try {
+      open_loader();
+    } catch (const Error& e) {
+      failure = e.what();
+    }
+  });
+  if (!failure.empty()) throw Error(failure);
+}
+
+void load_instance(VkInstance instance) {
+#define VKC_LOAD(name) name = reinterpret_cast<PFN_##name>(get_instance_proc(instance, #name));
+  VKC_INSTANCE_FUNCTIONS(VKC_LOAD)
+  VKC_DEVICE_FUNCTIONS(VKC_LOAD)
+#undef VKC_LOAD
+}
+
+}  // namespace vkc::vk

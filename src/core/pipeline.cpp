@@ -1,0 +1,122 @@
+#include "core/pipeline.hpp"
+
+#include "core/check.hpp"
+#include "core/loader.hpp"
+#include "core/shaders.hpp"
+#include "core/state.hpp"
+
+namespace vkc {
+using namespace vk;
+
+namespace {
+
+VkDescriptorSetLayout create_set_layout(const detail::ContextState& s, std::uint32_t count) {
+  std::vector<VkDescriptorSetLayoutBinding> bindings(count);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+  }
+  VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  info.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+  info.bindingCount = count;
+  info.pBindings = bindings.data();
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  check(vkCreateDescriptorSetLayout(s.device, &info, nullptr, &layout), "vkCreateDescriptorSetLayout",
+        s.info.name);
+  return layout;
+}
+
+VkPipelineLayout create_layout(const detail::ContextState& s, VkDescriptorSetLayout set_layout,
+                               std::uint32_t push_bytes) {
+  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
+  VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  info.setLayoutCount = 1;
+  info.pSetLayouts = &set_layout;
+  info.pushConstantRangeCount = push_bytes ? 1 : 0;
+  info.pPushConstantRanges = &range;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  check(vkCreatePipelineLayout(s.device, &info, nullptr, &layout), "vkCreatePipelineLayout", s.info.name);
+  return layout;
+}
+
+VkShaderModule create_module(const detail::ContextState& s, const std::string& name) {
+  const auto words = shaders::spirv(name);
+  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  info.codeSize = words.size_bytes();
+  info.pCode = words.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  check(vkCreateShaderModule(s.device, &info, nullptr, &module), "vkCreateShaderModule(" + name + ")",
+        s.info.name);
+  return module;
+}
+
+VkPipeline create_pipeline(const detail::ContextState& s, const PipelineDesc& desc, VkPipelineLayout layout) {
+  VkShaderModule module = create_module(s, desc.shader);
+  std::vector<VkSpecializationMapEntry> entries;
+  for (std::uint32_t i = 0; i < desc.specialization.size(); ++i) {
+    entries.push_back({i, i * 4u, 4});
+  }
+  VkSpecializationInfo spec{static_cast<std::uint32_t>(entries.size()), entries.data(),
+                            desc.specialization.size() * 4, desc.specialization.data()};
+  VkPipelineShaderStageRequiredSubgroupSizeCreateInfo required{
+      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+  required.requiredSubgroupSize = desc.required_subgroup_size;
+
+  VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.module = module;
+  info.stage.pName = "main";
+  info.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec;
+  if (s.info.subgroup_size_control) {
+    if (desc.required_subgroup_size) info.stage.pNext = &required;
+    if (desc.full_subgroups) info.stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+  } else if (desc.required_subgroup_size && desc.required_subgroup_size != s.info.subgroup_size) {
+    vkDestroyShaderModule(s.device, module, nullptr);
+    throw Error("shader " + desc.shader + " needs subgroup size " + std::to_string(desc.required_subgroup_size) +
+                ", which '" + s.info.name + "' cannot provide");
+  }
+  info.layout = layout;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  const VkResult result = vkCreateComputePipelines(s.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
+  vkDestroyShaderModule(s.device, module, nullptr);
+  check(result, "vkCreateComputePipelines(" + desc.shader + ")", s.info.name);
+  return pipeline;
+}
+
+}  // namespace
+
+Pipeline::Pipeline(const detail::ContextState& state, const PipelineDesc& desc) : device_(state.device), desc_(desc) {
+  try {
+    set_layout_ = create_set_layout(state, desc.bindings);
+    layout_ = create_layout(state, set_layout_, desc.push_bytes);
+    pipeline_ = create_pipeline(state, desc, layout_);
+  } catch (...) {
+    destroy();
+    throw;
+  }
+}
+
+Pipeline::~Pipeline() { destroy(); }
+
+void Pipeline::destroy() noexcept {
+  if (pipeline_) vkDestroyPipeline(device_, pipeline_, nullptr);
+  if (layout_) vkDestroyPipelineLayout(device_, layout_, nullptr);
+  if (set_layout_) vkDestroyDescriptorSetLayout(device_, set_layout_, nullptr);
+  pipeline_ = VK_NULL_HANDLE;
+  layout_ = VK_NULL_HANDLE;
+  set_layout_ = VK_NULL_HANDLE;
+}
+
+const Pipeline& PipelineCache::get(const detail::ContextState& state, const PipelineDesc& desc) {
+  auto it = pipelines_.find(desc);
+  if (it == pipelines_.end()) {
+    it = pipelines_.emplace(desc, std::make_unique<Pipeline>(state, desc)).first;
+  }
+  return *it->second;
+}
+
+const Pipeline& pipeline(Context& ctx, const PipelineDesc& desc) {
+  return ctx.state().pipelines.get(ctx.state(), desc);
+}
+
+}  // namespace vkc

@@ -1,0 +1,186 @@
+#include "core/recorder.hpp"
+
+#include <algorithm>
+
+#include "core/check.hpp"
+#include "core/loader.hpp"
+#include "core/pipeline.hpp"
+#include "core/state.hpp"
+
+namespace vkc {
+using namespace vk;
+
+namespace {
+// Every stage and access the library's commands use: the destination of each barrier, so that
+// one barrier orders the earlier commands before any later command.
+constexpr VkPipelineStageFlags kAllStages =
+    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT;
+constexpr VkAccessFlags kAllAccess = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                                     VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
+                                     VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
+}  // namespace
+
+Recorder::Recorder(const detail::ContextState& state, VkCommandBuffer commands)
+    : state_(state), commands_(commands) {}
+
+const DeviceInfo& Recorder::device() const { return state_.info; }
+
+void Recorder::prepare(std::span<const Use> uses) {
+  bool hazard = false;
+  for (const Use& use : uses) {
+    auto it = tracked_.find(use.buffer);
+    if (it == tracked_.end()) continue;
+    const Tracked& t = it->second;
+    if (t.write_stages || (use.write && t.read_stages)) hazard = true;
+  }
+  if (hazard) barrier(kAllStages, kAllAccess);
+  for (const Use& use : uses) {
+    Tracked& t = tracked_[use.buffer];
+    if (use.write) {
+      t.write_stages |= use.stage;
+      t.write_access |= use.access;
+    } else {
+      t.read_stages |= use.stage;
+    }
+  }
+}
+
+void Recorder::barrier(VkPipelineStageFlags dst_stages, VkAccessFlags dst_access) {
+  VkPipelineStageFlags src_stages = 0;
+  VkAccessFlags src_access = 0;
+  for (const auto& [buffer, t] : tracked_) {
+    src_stages |= t.write_stages | t.read_stages;
+    src_access |= t.write_access;
+  }
+  if (!src_stages) return;
+  // A global memory barrier: makes every write recorded so far available and visible to the
+  // destination stages, and orders every earlier read before later writes (execution dependency).
+  VkMemoryBarrier memory{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  memory.srcAccessMask = src_access;
+  memory.dstAccessMask = dst_access;
+  vkCmdPipelineBarrier(commands_, src_stages, dst_stages, 0, 1, &memory, 0, nullptr, 0, nullptr);
+  tracked_.clear();
+}
+
+std::vector<Recorder::Use> Recorder::uses_of(std::span<const Binding> bindings) const {
+  std::vector<Use> uses;
+  for (const Binding& b : bindings) {
+    const bool reads = static_cast<int>(b.access) & static_cast<int>(Access::read);
+    const bool writes = static_cast<int>(b.access) & static_cast<int>(Access::write);
+    if (reads) uses.push_back({b.buffer, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, false, VK_ACCESS_SHADER_READ_BIT});
+    if (writes) uses.push_back({b.buffer, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, true, VK_ACCESS_SHADER_WRITE_BIT});
+  }
+  return uses;
+}
+
+void Recorder::bind(const Pipeline& pipeline, std::span<const Binding> bindings, const void* push,
+                    std::uint32_t push_bytes) {
+  if (bindings.size() != pipeline.desc().bindings) {
+    throw Error("shader " + pipeline.desc().shader + " takes " + std::to_string(pipeline.desc().bindings) +
+                " buffers, got " + std::to_string(bindings.size()));
+  }
+  if (push_bytes != pipeline.desc().push_bytes) {
+    throw Error("shader " + pipeline.desc().shader + " takes " + std::to_string(pipeline.desc().push_bytes) +
+                " bytes of push constants, got " + std::to_string(push_bytes));
+  }
+  std::vector<VkDescriptorBufferInfo> infos;
+  std::vector<VkWriteDescriptorSet> writes;
+  infos.reserve(bindings.size());
+  for (std::uint32_t i = 0; i < bindings.size(); ++i) {
+    infos.push_back({bindings[i].buffer, bindings[i].offset, bindings[i].range});
+    VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    w.dstBinding = i;
+    w.descriptorCount = 1;
+    w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    w.pBufferInfo = &infos.back();
+    writes.push_back(w);
+  }
+  vkCmdBindPipeline(commands_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.handle());
+  vkCmdPushDescriptorSetKHR(commands_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout(), 0,
+                            static_cast<std::uint32_t>(writes.size()), writes.data());
+  if (push_bytes) {
+    vkCmdPushConstants(commands_, pipeline.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
+  }
+}
+
+void Recorder::dispatch(const Pipeline& pipeline, std::span<const Binding> bindings, const void* push,
+                        std::uint32_t push_bytes, std::uint64_t groups) {
+  if (groups == 0) return;
+  const std::uint64_t max_x = state_.info.max_workgroup_count[0];
+  const std::uint64_t max_y = state_.info.max_workgroup_count[1];
+  const std::uint64_t x = std::min(groups, max_x);
+  const std::uint64_t y = (groups + x - 1) / x;
+  if (y > max_y) {
+    throw Error("dispatch of " + std::to_string(groups) + " workgroups exceeds the grid limits of '" +
+                state_.info.name + "'");
+  }
+  const auto uses = uses_of(bindings);
+  prepare(uses);
+  bind(pipeline, bindings, push, push_bytes);
+  vkCmdDispatch(commands_, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), 1);
+}
+
+void Recorder::dispatch_indirect(const Pipeline& pipeline, std::span<const Binding> bindings, const void* push,
+                                 std::uint32_t push_bytes, VkBuffer args, VkDeviceSize offset) {
+  auto uses = uses_of(bindings);
+  uses.push_back({args, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, false, VK_ACCESS_INDIRECT_COMMAND_READ_BIT});
+  prepare(uses);
+  bind(pipeline, bindings, push, push_bytes);
+  vkCmdDispatchIndirect(commands_, args, offset);
+}
+
+void Recorder::copy_buffer(VkBuffer src, VkBuffer dst, const VkBufferCopy& region) {
+  const Use uses[] = {{src, VK_PIPELINE_STAGE_TRANSFER_BIT, false, VK_ACCESS_TRANSFER_READ_BIT},
+                      {dst, VK_PIPELINE_STAGE_TRANSFER_BIT, true, VK_ACCESS_TRANSFER_WRITE_BIT}};
+  prepare(uses);
+  vkCmdCopyBuffer(commands_, src, dst, 1, &region);
+}
+
+void Recorder::fill_buffer(VkBuffer dst, VkDeviceSize offset, VkDeviceSize bytes, std::uint32_t value) {
+  const Use uses[] = {{dst, VK_PIPELINE_STAGE_TRANSFER_BIT, true, VK_ACCESS_TRANSFER_WRITE_BIT}};
+  prepare(uses);
+  vkCmdFillBuffer(commands_, dst, offset, bytes, value);
+}
+
+void Recorder::write_timestamp(VkQueryPool pool, std::uint32_t query) {
+  vkCmdWriteTimestamp(commands_, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, pool, query);
+}
+
+void Recorder::reset_queries(VkQueryPool pool, std::uint32_t first, std::uint32_t count) {
+  vkCmdResetQueryPool(commands_, pool, first, count);
+}
+
+void Recorder::finish_for_host() { barrier(VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT); }
+
+TimestampQueries::TimestampQueries(const Context& ctx, std::uint32_t count) : state_(ctx.state()), count_(count) {
+  if (state_.info.timestamp_valid_bits == 0) {
+    throw Error("the compute queue of '" + state_.info.name + "' does not support timestamps");
+  }
+  VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+  info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+  info.queryCount = count;
+  check(vkCreateQueryPool(state_.device, &info, nullptr, &pool_), "vkCreateQueryPool", state_.info.name);
+}
+
+TimestampQueries::~TimestampQueries() { vkDestroyQueryPool(state_.device, pool_, nullptr); }
+
+std::vector<double> TimestampQueries::read_ns() const {
+  std::vector<std::uint64_t> ticks(count_);
+  check(vkGetQueryPoolResults(state_.device, pool_, 0, count_, ticks.size() * sizeof(std::uint64_t), ticks.data(),
+                              sizeof(std::uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+        "vkGetQueryPoolResults", state_.info.name);
+  const std::uint32_t bits = state_.info.timestamp_valid_bits;
+  const std::uint64_t mask = bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+  std::vector<double> ns(count_);
+  for (std::uint32_t i = 0; i < count_; ++i) {
+    ns[i] = static_cast<double>(ticks[i] & mask) * state_.info.timestamp_period_ns;
+  }
+  return ns;
+}
+
+double TimestampQueries::elapsed_ns(std::uint32_t first, std::uint32_t last) const {
+  const auto ns = read_ns();
+  return ns.at(last) - ns.at(first);
+}
+
+}  // namespace vkc

@@ -1,0 +1,119 @@
+// Recording compute work into a command buffer, with the barriers placed for the caller.
+//
+// The Recorder tracks, per VkBuffer, whether a command since the last barrier wrote it or read
+// it. Before a command that reads or writes a buffer written since the last barrier
+// (read-after-write, write-after-write), or writes one read since then (write-after-read), it
+// records one global pipeline barrier from every stage used so far to every stage the library
+// uses. Dispatches over disjoint buffers stay unordered, so they may overlap on the GPU.
+//
+// What comes before the recorder's first command is the caller's: see the barrier contract of
+// the operation that uses it (sort.hpp). After the last command, call finish_for_host() before
+// the host reads a buffer, or barrier to your own stages.
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "vkc/context.hpp"
+
+namespace vkc {
+
+class Pipeline;
+
+enum class Access : std::uint8_t { read = 1, write = 2, read_write = 3 };
+
+struct Binding {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  Access access = Access::read;
+  VkDeviceSize offset = 0;
+  VkDeviceSize range = VK_WHOLE_SIZE;
+};
+
+inline Binding reads(const Buffer& b) { return {b.handle(), Access::read}; }
+inline Binding writes(const Buffer& b) { return {b.handle(), Access::write}; }
+inline Binding updates(const Buffer& b) { return {b.handle(), Access::read_write}; }
+
+class Recorder {
+ public:
+  Recorder(const detail::ContextState& state, VkCommandBuffer commands);
+
+  VkCommandBuffer commands() const { return commands_; }
+  const DeviceInfo& device() const;
+
+  /// Dispatches `groups` workgroups. Past the device's x limit the grid becomes 2-D; shaders
+  /// get their linear workgroup index from linear_workgroup_id() in common/grid.glsl and must
+  /// return when it is at or past the count they were given. 0 groups records nothing.
+  void dispatch(const Pipeline& pipeline, std::span<const Binding> bindings, const void* push,
+                std::uint32_t push_bytes, std::uint64_t groups);
+
+  template <class Push>
+  void dispatch(const Pipeline& pipeline, std::initializer_list<Binding> bindings, const Push& push,
+                std::uint64_t groups) {
+    dispatch(pipeline, std::span(bindings.begin(), bindings.size()), &push, sizeof(Push), groups);
+  }
+
+  /// Dispatches the workgroup counts stored in `args` at `offset` (a VkDispatchIndirectCommand).
+  void dispatch_indirect(const Pipeline& pipeline, std::span<const Binding> bindings, const void* push,
+                         std::uint32_t push_bytes, VkBuffer args, VkDeviceSize offset);
+
+  void copy_buffer(VkBuffer src, VkBuffer dst, const VkBufferCopy& region);
+  void fill_buffer(VkBuffer dst, VkDeviceSize offset, VkDeviceSize bytes, std::uint32_t value);
+
+  /// A timestamp after every earlier command has finished.
+  void write_timestamp(VkQueryPool pool, std::uint32_t query);
+  void reset_queries(VkQueryPool pool, std::uint32_t first, std::uint32_t count);
+
+  /// Makes every write recorded so far visible to the host after the submission completes.
+  void finish_for_host();
+
+ private:
+  struct Use {
+    VkBuffer buffer;
+    VkPipelineStageFlags stage;
+    bool write;
+    VkAccessFlags access;
+  };
+  struct Tracked {
+    VkPipelineStageFlags write_stages = 0;
+    VkAccessFlags write_access = 0;
+    VkPipelineStageFlags read_stages = 0;
+  };
+  void prepare(std::span<const Use> uses);
+  void barrier(VkPipelineStageFlags dst_stages, VkAccessFlags dst_access);
+  void bind(const Pipeline& pipeline, std::span<const Binding> bindings, const void* push,
+            std::uint32_t push_bytes);
+  std::vector<Use> uses_of(std::span<const Binding> bindings) const;
+
+  const detail::ContextState& state_;
+  VkCommandBuffer commands_;
+  std::unordered_map<VkBuffer, Tracked> tracked_;
+};
+
+/// A pool of GPU timestamps, read back in nanoseconds.
+class TimestampQueries {
+ public:
+  TimestampQueries(const Context& ctx, std::uint32_t count);
+  ~TimestampQueries();
+  TimestampQueries(const TimestampQueries&) = delete;
+  TimestampQueries& operator=(const TimestampQueries&) = delete;
+
+  VkQueryPool pool() const { return pool_; }
+  std::uint32_t count() const { return count_; }
+  /// Waits for the results and returns every query's time in nanoseconds (device clock).
+  std::vector<double> read_ns() const;
+  /// Nanoseconds between queries `first` and `last`.
+  double elapsed_ns(std::uint32_t first, std::uint32_t last) const;
+
+ private:
+  const detail::ContextState& state_;
+  VkQueryPool pool_ = VK_NULL_HANDLE;
+  std::uint32_t count_;
+};
+
+}  // namespace vkc

@@ -1,0 +1,47 @@
+// The state behind a vkc::Context, shared by the runtime's modules (memory, pipelines, recorder).
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/pipeline.hpp"
+#include "core/recorder.hpp"
+#include "vkc/context.hpp"
+
+namespace vkc::detail {
+
+struct ContextState {
+  DeviceInfo info;
+  VkInstance instance = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  std::uint32_t queue_family = 0;
+  VkPhysicalDeviceMemoryProperties memory{};
+  VkCommandPool command_pool = VK_NULL_HANDLE;
+  VkCommandBuffer command_buffer = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+  std::unique_ptr<Recorder> recorder;  // live between begin_commands() and submit_and_wait()
+  PipelineCache pipelines;
+
+  std::mutex messages_mutex;           // the validation layer may call back from any thread
+  std::vector<std::string> validation_messages;
+
+  ContextState() = default;
+  ContextState(const ContextState&) = delete;
+  ContextState& operator=(const ContextState&) = delete;
+  ~ContextState();
+
+  /// Index of a memory type allowed by `type_bits` having all of `required` (and, if possible,
+  /// all of `preferred`); throws Error when there is none.
+  std::uint32_t memory_type(std::uint32_t type_bits, VkMemoryPropertyFlags required,
+                            VkMemoryPropertyFlags preferred = 0) const;
+};
+
+}  // namespace vkc::detail

@@ -1,0 +1,41 @@
+#include "support/gpu_test.hpp"
+
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace vkc::test {
+
+Context& context() {
+  static std::unique_ptr<Context> ctx = [] {
+    ContextOptions options;
+    options.quiet = true;
+    return std::make_unique<Context>(options);
+  }();
+  return *ctx;
+}
+
+void GpuTest::SetUp() {
+  auto early = context().take_validation_messages();
+  ASSERT_TRUE(early.empty()) << "validation message before the test: " << early.front();
+  if (const char* expected = std::getenv("VKC_EXPECT_SUBGROUP_SIZE"); expected && context().info().is_software()) {
+    ASSERT_EQ(context().info().subgroup_size, static_cast<std::uint32_t>(std::atoi(expected)))
+        << "lavapipe did not give the subgroup size CTest asked for";
+  }
+}
+
+void GpuTest::TearDown() {
+  for (const std::string& message : context().take_validation_messages()) {
+    ADD_FAILURE() << "validation layer: " << message;
+  }
+}
+
+std::mt19937_64 rng_for_current_test() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string name = std::string(info->test_suite_name()) + "." + info->name();
+  return std::mt19937_64(std::hash<std::string>{}(name));
+}
+
+}  // namespace vkc::test
+

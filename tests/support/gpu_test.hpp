@@ -1,0 +1,29 @@
+// The shared Vulkan context of a GPU test program, and the check that keeps tests honest: any
+// validation message during a test fails it.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "vkc/context.hpp"
+
+namespace vkc::test {
+
+/// The process-wide context, created on first use with validation as the environment asks
+/// (CTest sets VKC_VALIDATION=1).
+Context& context();
+
+/// Base fixture for GPU tests: fails the test when the validation layer said anything, and
+/// checks that lavapipe gave the subgroup size CTest asked for.
+class GpuTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+  Context& ctx() { return context(); }
+};
+
+/// A generator seeded from the test's name, so every test draws its own reproducible data.
+std::mt19937_64 rng_for_current_test();
+
+}  // namespace vkc::test
