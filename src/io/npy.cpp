@@ -1,0 +1,445 @@
+// .npy (format 1.0/2.0/3.0) and raw file reading and writing for the six vkcompute dtypes.
+#include "io/npy.hpp"
+
+#include "io/atomic_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <string>
+#include <system_error>
+
+// Array::bytes is little-endian by contract and is copied to and from disk unchanged.
+static_assert(std::endian::native == std::endian::little, "vkc::io assumes a little-endian host");
+
+namespace vkc::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct DTypeInfo {
+  DType dtype;
+  std::string_view name;
+  std::string_view descr;
+  std::size_t size;
+};
+
+constexpr std::array<DTypeInfo, 6> dtype_table{{
+    {DType::u32, "u32", "<u4", 4},
+    {DType::i32, "i32", "<i4", 4},
+    {DType::f32, "f32", "<f4", 4},
+    {DType::u64, "u64", "<u8", 8},
+    {DType::i64, "i64", "<i8", 8},
+    {DType::f64, "f64", "<f8", 8},
+}};
+
+const DTypeInfo& info(DType dtype) { return dtype_table.at(static_cast<std::size_t>(dtype)); }
+
+constexpr std::string_view magic = "\x93NUMPY";
+// Linux transfers at most ~2 GiB per read(); larger buffers are filled in chunks.
+constexpr std::size_t max_chunk = std::size_t{1} << 30;
+
+[[noreturn]] void fail(const fs::path& path, const std::string& problem) {
+  throw FormatError(path.string() + ": " + problem);
+}
+
+std::string errno_message(int error) { return std::generic_category().message(error); }
+
+// "()", "(5,)", "(3, 4)": Python's repr of a tuple, as in .npy headers and NumPy's messages.
+std::string shape_repr(std::span<const std::size_t> shape) {
+  std::string text = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    text += (i ? ", " : "") + std::to_string(shape[i]);
+  }
+  return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+// Bytes the shape needs, or nullopt when that does not fit in 64 bits.
+std::optional<std::uint64_t> byte_count(std::span<const std::size_t> shape, DType dtype) {
+  if (std::ranges::find(shape, 0) != shape.end()) return 0;
+  std::uint64_t bytes = dtype_size(dtype);
+  for (std::size_t dim : shape) {
+    if (bytes > std::numeric_limits<std::uint64_t>::max() / dim) return std::nullopt;
+    bytes *= dim;
+  }
+  return bytes;
+}
+
+// A regular file opened for sequential reading with POSIX calls, which (unlike iostreams) can
+// fill a multi-GiB vector without intermediate buffers and report errno.
+class InputFile {
+ public:
+  explicit InputFile(const fs::path& path) : path_(path), fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
+    if (fd_ < 0) fail(path_, "cannot open: " + errno_message(errno));
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) close_and_fail("cannot stat: " + errno_message(errno));
+    if (!S_ISREG(st.st_mode)) close_and_fail("not a regular file");
+    size_ = static_cast<std::uint64_t>(st.st_size);
+  }
+  ~InputFile() { ::close(fd_); }
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+
+  std::uint64_t remaining() const { return size_ - position_; }
+
+  // Fills out completely; `what` names the part being read for the truncation message.
+  void read_exact(std::span<std::byte> out, std::string_view what) {
+    while (!out.empty()) {
+      ssize_t n = ::read(fd_, out.data(), std::min(out.size(), max_chunk));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) fail(path_, "read error: " + errno_message(errno));
+      if (n == 0) fail(path_, "truncated " + std::string(what) + " (the file shrank while being read?)");
+      out = out.subspan(static_cast<std::size_t>(n));
+      position_ += static_cast<std::uint64_t>(n);
+    }
+  }
+
+ private:
+  [[noreturn]] void close_and_fail(const std::string& problem) {
+    ::close(fd_);
+    fail(path_, problem);
+  }
+
+  fs::path path_;
+  int fd_;
+  std::uint64_t size_ = 0;
+  std::uint64_t position_ = 0;
+};
+
+// ---- The header dict: a small parser for the Python literals .npy headers contain ----
+
+struct Value {
+  enum class Kind { string, boolean, integer, tuple, list };
+  Kind kind = Kind::string;
+  std::string text;  // string contents, or the source text of anything else (for messages)
+  bool flag = false;
+  std::uint64_t number = 0;
+  std::vector<Value> items;
+};
+
+class HeaderParser {
+ public:
+  HeaderParser(const fs::path& path, std::string_view text) : path_(path), text_(text) {}
+
+  // {'key': value, ...} followed only by padding; any key order, trailing comma allowed.
+  std::map<std::string, Value> dict() {
+    std::map<std::string, Value> entries;
+    expect('{');
+    while (!consume('}')) {
+      std::string key = value_of_kind(Value::Kind::string, "a string key").text;
+      expect(':');
+      if (!entries.emplace(key, value()).second) error("duplicate key '" + key + "'");
+      if (!consume(',')) {
+        expect('}');
+        break;
+      }
+    }
+    skip_space();
+    if (pos_ != text_.size()) error("unexpected text after the closing '}'");
+    return entries;
+  }
+
+ private:
+  Value value() {
+    skip_space();
+    char c = peek();
+    std::size_t start = pos_;
+    Value v;
+    if (c == '\'' || c == '"') {
+      v.text = quoted();
+      return v;
+    }
+    if (c == '(' || c == '[') {
+      v.kind = c == '(' ? Value::Kind::tuple : Value::Kind::list;
+      v.items = sequence(c == '(' ? ')' : ']');
+    } else if (c >= '0' && c <= '9') {
+      v.kind = Value::Kind::integer;
+      v.number = integer();
+    } else if (word("True") || word("False")) {
+      v.kind = Value::Kind::boolean;
+      v.flag = text_.substr(start, 4) == "True";
+    } else {
+      error(c == '-' ? "negative number" : "unexpected character '" + std::string(1, c) + "'");
+    }
+    v.text = std::string(text_.substr(start, pos_ - start));
+    return v;
+  }
+
+  Value value_of_kind(Value::Kind kind, std::string_view what) {
+    Value v = value();
+    if (v.kind != kind) error("expected " + std::string(what) + ", found " + v.text);
+    return v;
+  }
+
+  std::vector<Value> sequence(char close) {
+    ++pos_;  // the opening bracket
+    std::vector<Value> items;
+    while (!consume(close)) {
+      items.push_back(value());
+      if (!consume(',')) {
+        expect(close);
+        break;
+      }
+    }
+    return items;
+  }
+
+  std::string quoted() {
+    const char quote = text_[pos_++];
+    std::string out;
+    while (pos_ < text_.size() && text_[pos_] != quote) {
+      if (text_[pos_] == '\\' && pos_ + 1 < text_.size()) ++pos_;
+      out += text_[pos_++];
+    }
+    if (pos_ == text_.size()) error("unterminated string");
+    ++pos_;
+    return out;
+  }
+
+  std::uint64_t integer() {
+    std::uint64_t n = 0;
+    for (; pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9'; ++pos_) {
+      auto digit = static_cast<std::uint64_t>(text_[pos_] - '0');
+      if (n > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) error("integer too large");
+      n = n * 10 + digit;
+    }
+    if (pos_ < text_.size() && text_[pos_] == 'L') ++pos_;  // Python 2 longs, e.g. (5L,)
+    return n;
+  }
+
+  bool word(std::string_view w) {
+    if (text_.substr(pos_, w.size()) != w) return false;
+    pos_ += w.size();
+    return true;
+  }
+
+  void skip_space() {
+    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' ||
+                                   text_[pos_] == '\r')) {
+      ++pos_;
+    }
+  }
+
+  char peek() {
+    if (pos_ == text_.size()) error("unexpected end");
+    return text_[pos_];
+  }
+
+  bool consume(char c) {
+    skip_space();
+    if (pos_ == text_.size() || text_[pos_] != c) return false;
+    ++pos_;
+    return true;
+  }
+
+  void expect(char c) {
+    skip_space();
+    if (!consume(c)) error("expected '" + std::string(1, c) + "'");
+  }
+
+  [[noreturn]] void error(const std::string& problem) {
+    fail(path_, "malformed header dict: " + problem + " at byte " + std::to_string(pos_) + " of the dict");
+  }
+
+  const fs::path& path_;
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
+// ---- From the parsed dict to a dtype and a shape ----
+
+DType dtype_from_descr(const fs::path& path, const Value& descr) {
+  if (descr.kind != Value::Kind::string) {
+    fail(path, "unsupported dtype " + descr.text + ": structured and subarray dtypes are not supported");
+  }
+  std::string text = descr.text;
+  // '=' and no prefix mean native order, which static_assert above pins to little-endian.
+  if (text.starts_with('=')) text[0] = '<';
+  if (!text.empty() && text[0] != '<' && text[0] != '>' && text[0] != '|') text.insert(0, 1, '<');
+  for (const DTypeInfo& entry : dtype_table) {
+    if (text == entry.descr) return entry.dtype;
+  }
+  std::string why = "expected one of <u4, <i4, <f4, <u8, <i8, <f8";
+  if (text.starts_with('>') && text.size() > 2) why = "big-endian data is not supported, " + why;
+  if (text == "|O" || text == "<O") why = "object arrays hold Python objects, not numbers";
+  fail(path, "unsupported dtype '" + descr.text + "': " + why);
+}
+
+std::vector<std::size_t> shape_from(const fs::path& path, const Value& shape) {
+  if (shape.kind != Value::Kind::tuple && shape.kind != Value::Kind::list) {
+    fail(path, "malformed header dict: 'shape' is " + shape.text + ", not a tuple");
+  }
+  std::vector<std::size_t> dims;
+  for (const Value& dim : shape.items) {
+    if (dim.kind != Value::Kind::integer || dim.number > std::numeric_limits<std::size_t>::max()) {
+      fail(path, "malformed header dict: 'shape' " + shape.text + " holds a non-integer");
+    }
+    dims.push_back(static_cast<std::size_t>(dim.number));
+  }
+  return dims;
+}
+
+const Value& require(const fs::path& path, const std::map<std::string, Value>& dict, const std::string& key) {
+  auto it = dict.find(key);
+  if (it == dict.end()) fail(path, "malformed header dict: no '" + key + "' key");
+  return it->second;
+}
+
+Array array_from_header(const fs::path& path, std::string_view header) {
+  std::map<std::string, Value> dict = HeaderParser(path, header).dict();
+  for (const auto& [key, value] : dict) {
+    if (key != "descr" && key != "fortran_order" && key != "shape") {
+      fail(path, "malformed header dict: unexpected key '" + key + "'");
+    }
+  }
+  Array array;
+  array.dtype = dtype_from_descr(path, require(path, dict, "descr"));
+  const Value& fortran = require(path, dict, "fortran_order");
+  if (fortran.kind != Value::Kind::boolean) fail(path, "malformed header dict: 'fortran_order' is not True/False");
+  if (fortran.flag) fail(path, "fortran_order: True (column-major) arrays are not supported; save in C order");
+  array.shape = shape_from(path, require(path, dict, "shape"));
+  return array;
+}
+
+// Reads magic, version and header length, then the header; leaves the file at the data.
+std::string read_header_text(const fs::path& path, InputFile& file) {
+  std::array<std::byte, 10> prefix{};
+  const std::size_t have = static_cast<std::size_t>(std::min<std::uint64_t>(file.remaining(), prefix.size()));
+  file.read_exact(std::span(prefix).first(have), "header");
+  if (have < magic.size() || std::memcmp(prefix.data(), magic.data(), magic.size()) != 0) {
+    fail(path, "not an .npy file (no \\x93NUMPY magic at the start)");
+  }
+  if (have < prefix.size()) fail(path, "truncated header (file is " + std::to_string(have) + " bytes)");
+  const auto major = static_cast<unsigned>(prefix[6]);
+  const auto minor = static_cast<unsigned>(prefix[7]);
+  if ((major < 1 || major > 3) || minor != 0) {
+    fail(path, "unsupported .npy format version " + std::to_string(major) + "." + std::to_string(minor));
+  }
+  // Version 1.0 stores the header length in 2 bytes, 2.0 and 3.0 in 4 (all little-endian).
+  std::uint64_t length = std::to_integer<unsigned>(prefix[8]) | std::to_integer<unsigned>(prefix[9]) << 8;
+  if (major >= 2) {
+    std::array<std::byte, 2> high{};
+    if (file.remaining() < high.size()) fail(path, "truncated header (ends inside the header length)");
+    file.read_exact(high, "header");
+    length |= std::uint64_t{std::to_integer<unsigned>(high[0]) | std::to_integer<unsigned>(high[1]) << 8} << 16;
+  }
+  if (file.remaining() < length) {
+    fail(path, "truncated header (declares " + std::to_string(length) + " bytes, " +
+                   std::to_string(file.remaining()) + " remain in the file)");
+  }
+  std::string text(length, '\0');
+  file.read_exact(std::as_writable_bytes(std::span(text)), "header");
+  return text;
+}
+
+std::string data_size_problem(const Array& array, std::uint64_t needed, std::uint64_t present) {
+  const std::string what = "shape " + shape_repr(array.shape) + " of " + std::string(dtype_name(array.dtype)) +
+                           " needs " + std::to_string(needed) + " data bytes, the file has " +
+                           std::to_string(present);
+  return (present < needed ? "truncated data: " : "data longer than the header says: ") + what;
+}
+
+// The header dict as NumPy writes it, padded with spaces and a newline so the data starts at
+// a multiple of 64 bytes (which lets readers memory-map it aligned).
+std::string npy_header(DType dtype, std::span<const std::size_t> shape) {
+  const std::string dict = "{'descr': '" + std::string(npy_descr(dtype)) +
+                           "', 'fortran_order': False, 'shape': " + shape_repr(shape) + ", }";
+  for (unsigned major : {1u, 2u}) {
+    const std::size_t prefix_size = major == 1 ? 10 : 12;
+    const std::size_t total = (prefix_size + dict.size() + 1 + 63) / 64 * 64;
+    const std::size_t length = total - prefix_size;
+    if (major == 1 && length > 0xffff) continue;  // does not fit version 1.0's 2-byte length
+    std::string out(magic);
+    out += static_cast<char>(major);
+    out += '\0';
+    for (std::size_t i = 0; i < prefix_size - 8; ++i) out += static_cast<char>((length >> (8 * i)) & 0xff);
+    out += dict;
+    out.append(total - out.size() - 1, ' ');
+    return out + '\n';
+  }
+  throw std::length_error("vkc::io::write_npy: header longer than 4 GiB");
+}
+
+}  // namespace
+
+std::size_t dtype_size(DType dtype) { return info(dtype).size; }
+std::string_view dtype_name(DType dtype) { return info(dtype).name; }
+std::string_view npy_descr(DType dtype) { return info(dtype).descr; }
+
+std::optional<DType> parse_dtype(std::string_view name) {
+  for (const DTypeInfo& entry : dtype_table) {
+    if (entry.name == name) return entry.dtype;
+  }
+  return std::nullopt;
+}
+
+std::size_t Array::count() const {
+  std::size_t n = 1;
+  for (std::size_t dim : shape) n *= dim;
+  return n;
+}
+
+Array read_npy(const fs::path& path) {
+  InputFile file(path);
+  Array array = array_from_header(path, read_header_text(path, file));
+  const std::optional<std::uint64_t> needed = byte_count(array.shape, array.dtype);
+  if (!needed) fail(path, "shape " + shape_repr(array.shape) + " is too large to address");
+  // Checked before allocating, so a corrupt shape cannot ask for terabytes.
+  if (*needed != file.remaining()) fail(path, data_size_problem(array, *needed, file.remaining()));
+  array.bytes.resize(static_cast<std::size_t>(*needed));
+  file.read_exact(array.bytes, "data");
+  return array;
+}
+
+Array read_raw(const fs::path& path, DType dtype) {
+  InputFile file(path);
+  const std::uint64_t size = file.remaining();
+  if (size % dtype_size(dtype) != 0) {
+    fail(path, "size " + std::to_string(size) + " bytes is not a multiple of " + std::to_string(dtype_size(dtype)) +
+                   ", the size of " + std::string(dtype_name(dtype)));
+  }
+  Array array{dtype, {static_cast<std::size_t>(size / dtype_size(dtype))}, {}};
+  array.bytes.resize(static_cast<std::size_t>(size));
+  file.read_exact(array.bytes, "data");
+  return array;
+}
+
+bool looks_like_npy(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::array<char, magic.size()> start{};
+  in.read(start.data(), start.size());
+  return in.gcount() == static_cast<std::streamsize>(start.size()) &&
+         std::string_view(start.data(), start.size()) == magic;
+}
+
+void write_npy(const fs::path& path, DType dtype, std::span<const std::byte> data, std::vector<std::size_t> shape) {
+  const std::optional<std::uint64_t> needed = byte_count(shape, dtype);
+  if (!needed || *needed != data.size()) {
+    throw std::invalid_argument("vkc::io::write_npy(" + path.string() + "): " + std::to_string(data.size()) +
+                                " bytes given for shape " + shape_repr(shape) + " of " +
+                                std::string(dtype_name(dtype)));
+  }
+  const std::string header = npy_header(dtype, shape);
+  AtomicFile file(path);
+  file.write(std::as_bytes(std::span(header)));
+  file.write(data);
+  file.commit();
+}
+
+void write_raw(const fs::path& path, std::span<const std::byte> data) {
+  AtomicFile file(path);
+  file.write(data);
+  file.commit();
+}
+
+}  // namespace vkc::io
