@@ -1,0 +1,166 @@
+// vkc sorting: sort, sort_pairs and argsort on any Vulkan device, and the low-level API that
+// records a sort into an engine's own command buffer.
+//
+// ## The order contract (every algorithm, both orders)
+// - Integers order by value.
+// - Floats order by value, with -0.0 before +0.0 when ascending (after it when descending),
+//   and every NaN last in both orders, as NumPy does. A NaN key keeps its payload bits but
+//   comes out with its sign bit cleared.
+// - Descending is the exact reverse of ascending for distinct keys; NaNs stay last.
+// - sort_pairs keeps every key with its own value.
+//
+// ## Stability
+// `radix` and `odd_even` are stable: equal keys keep their input order (in both orders), so
+// argsort through them gives the stable permutation. `bitonic` and `bitonic_transpose` are not
+// stable: equal keys may come out in any order (their values with them).
+//
+// ## Sizes
+// Any count from 0 to 2^32 - 1 elements, limited also by the device: every buffer must fit in
+// maxStorageBufferRange (4 GiB on NVIDIA, 128 MiB on lavapipe), and Error says which limit a
+// request passed. No algorithm pads to a power of two.
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "vkc/context.hpp"
+
+namespace vkc {
+
+enum class SortAlgorithm {
+  automatic,          ///< bitonic for small arrays, radix above a measured crossover
+  bitonic,            ///< subgroup shuffles + shared memory + multi-stride global passes; O(n log^2 n)
+  bitonic_transpose,  ///< the DirectX SDK's ComputeShaderSort11 method, kept as a reference
+  odd_even,           ///< block odd-even merge-split; O(n^2 / B): small or nearly sorted arrays only
+  radix,              ///< LSD radix sort, 8-bit digits, Onesweep-style; O(n)
+};
+
+enum class SortOrder { ascending, descending };
+
+/// How radix sort computes each digit's global offsets.
+enum class RadixScan {
+  automatic,         ///< chained scan where the device is known to let workgroups wait on each other
+  lookback,          ///< single-pass chained scan with decoupled look-back (needs forward progress)
+  reduce_then_scan,  ///< upsweep, scan, downsweep: no workgroup ever waits for another
+};
+
+enum class KeyType { u32, i32, f32, u64, i64, f64 };
+enum class ValueType { none, u32, u64 };
+
+struct SortOptions {
+  /// Which algorithm sorts; `automatic` picks by size and device (see BENCHMARKS.md).
+  SortAlgorithm algorithm = SortAlgorithm::automatic;
+  /// ascending or descending (see the order contract above).
+  SortOrder order = SortOrder::ascending;
+  /// radix only: how digit offsets are scanned.
+  RadixScan radix_scan = RadixScan::automatic;
+};
+
+std::string_view to_string(SortAlgorithm algorithm);
+std::string_view to_string(KeyType type);
+/// Parses "auto", "bitonic", "bitonic_transpose", "odd_even", "radix"; throws Error otherwise.
+SortAlgorithm parse_algorithm(std::string_view name);
+std::size_t key_bytes(KeyType type);
+std::size_t value_bytes(ValueType type);
+
+template <class T>
+constexpr KeyType key_type_of() {
+  if constexpr (std::is_same_v<T, std::uint32_t>) return KeyType::u32;
+  else if constexpr (std::is_same_v<T, std::int32_t>) return KeyType::i32;
+  else if constexpr (std::is_same_v<T, float>) return KeyType::f32;
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return KeyType::u64;
+  else if constexpr (std::is_same_v<T, std::int64_t>) return KeyType::i64;
+  else if constexpr (std::is_same_v<T, double>) return KeyType::f64;
+  else static_assert(!sizeof(T), "keys are uint32_t, int32_t, float, uint64_t, int64_t or double");
+}
+
+template <class V>
+constexpr ValueType value_type_of() {
+  static_assert(sizeof(V) == 4 || sizeof(V) == 8, "values are 32- or 64-bit");
+  static_assert(std::is_trivially_copyable_v<V>, "values are copied as bytes");
+  return sizeof(V) == 4 ? ValueType::u32 : ValueType::u64;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The convenient API: host arrays in, sorted host arrays out (upload, sort, download).
+
+/// Sorts keys in place on the GPU, keys-only, by the order contract.
+void sort(Context& ctx, KeyType type, void* keys, std::uint64_t count, const SortOptions& options = {});
+
+/// Sorts keys and reorders values with them.
+void sort_pairs(Context& ctx, KeyType key_type, void* keys, ValueType value_type, void* values, std::uint64_t count,
+                const SortOptions& options = {});
+
+/// The permutation that sorts keys: keys[result[0]], keys[result[1]], ... is sorted. With a
+/// stable algorithm (radix, odd_even; `automatic` picks radix here) it is the stable permutation.
+std::vector<std::uint32_t> argsort(Context& ctx, KeyType type, const void* keys, std::uint64_t count,
+                                   const SortOptions& options = {});
+
+template <class T>
+void sort(Context& ctx, std::span<T> keys, const SortOptions& options = {}) {
+  sort(ctx, key_type_of<T>(), keys.data(), keys.size(), options);
+}
+
+template <class K, class V>
+void sort_pairs(Context& ctx, std::span<K> keys, std::span<V> values, const SortOptions& options = {}) {
+  if (keys.size() != values.size()) throw Error("sort_pairs: keys and values differ in length");
+  sort_pairs(ctx, key_type_of<K>(), keys.data(), value_type_of<V>(), values.data(), keys.size(), options);
+}
+
+template <class T>
+std::vector<std::uint32_t> argsort(Context& ctx, std::span<const T> keys, const SortOptions& options = {}) {
+  return argsort(ctx, key_type_of<T>(), keys.data(), keys.size(), options);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The low-level API: record a sort into your own command buffer over your own buffers.
+//
+// Barrier contract. Before the recorded sort, the caller makes every earlier write to the keys,
+// values and count buffers available and visible to VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT (and,
+// for the count buffer, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT) with SHADER_READ | SHADER_WRITE
+// access (INDIRECT_COMMAND_READ for the count), and orders earlier reads of them before it.
+// The sort writes the keys and values buffers (and the temporary buffer) from compute shaders
+// and transfer commands; after it, the caller records a barrier from
+// VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT with SHADER_WRITE |
+// TRANSFER_WRITE access to whatever stage reads the results next. Between those, the sort places
+// its own barriers. The temporary buffer must not be used by anything else until the sort's
+// commands have completed.
+
+struct SortDesc {
+  KeyType key_type = KeyType::u32;
+  ValueType value_type = ValueType::none;
+  /// The most elements a recorded sort may see: the count itself for record_sort, the upper
+  /// bound of the GPU-side count for record_sort_indirect.
+  std::uint64_t max_count = 0;
+  SortOptions options;
+};
+
+struct BufferRange {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceSize offset = 0;  ///< a multiple of the device's minStorageBufferOffsetAlignment
+};
+
+struct SortBuffers {
+  BufferRange keys;       ///< max_count keys, sorted in place
+  BufferRange values;     ///< max_count values when value_type is not none
+  BufferRange temporary;  ///< sort_temporary_bytes() bytes of scratch
+};
+
+/// Bytes of temporary storage a sort described by `desc` needs (at least 16).
+std::uint64_t sort_temporary_bytes(Context& ctx, const SortDesc& desc);
+
+/// Records a sort of `count` (<= desc.max_count) elements into `commands`.
+void record_sort(Context& ctx, VkCommandBuffer commands, const SortDesc& desc, std::uint64_t count,
+                 const SortBuffers& buffers);
+
+/// Records a sort whose element count is the uint32 at `count` (read on the GPU when the
+/// commands run; it must be <= desc.max_count). Work is sized for max_count.
+void record_sort_indirect(Context& ctx, VkCommandBuffer commands, const SortDesc& desc, BufferRange count,
+                          const SortBuffers& buffers);
+
+}  // namespace vkc

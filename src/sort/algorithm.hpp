@@ -1,0 +1,66 @@
+// The interface every sorting algorithm implements, and the job the dispatcher hands it.
+//
+// A new algorithm is one file here (a class deriving from Algorithm plus a function returning
+// its instance), its shaders under shaders/sort/, one row in dispatcher.cpp, and its tests.
+#pragma once
+
+#include <cstdint>
+
+#include "core/recorder.hpp"
+#include "vkc/sort.hpp"
+
+namespace vkc::sorting {
+
+/// One sort, as recorded: buffers with their offsets and the sizes known on the host.
+struct Job {
+  KeyType key_type = KeyType::u32;
+  ValueType value_type = ValueType::none;
+  SortOrder order = SortOrder::ascending;
+  RadixScan radix_scan = RadixScan::automatic;
+  /// Upper bound of the element count: dispatches are sized for it.
+  std::uint64_t max_count = 0;
+  /// Where the GPU finds the element count (one uint32, <= max_count). Always valid.
+  Binding count;
+  /// True when the count equals max_count and is known on the host (record_sort); algorithms
+  /// may then skip work for absent elements on the host side.
+  bool count_is_exact = false;
+  Binding keys;
+  Binding values;  ///< buffer is VK_NULL_HANDLE when value_type is none
+  Binding temporary;
+  std::uint64_t temporary_bytes = 0;
+
+  bool has_values() const { return value_type != ValueType::none; }
+  std::uint32_t key_words() const { return key_bytes(key_type) / 4; }
+  std::uint32_t value_words() const { return static_cast<std::uint32_t>(value_bytes(value_type) / 4); }
+  bool descending() const { return order == SortOrder::descending; }
+};
+
+/// The KEY_KIND specialization constant of shaders/common/keys.glsl for a key type.
+std::uint32_t key_kind(KeyType type);
+
+class Algorithm {
+ public:
+  virtual ~Algorithm() = default;
+  virtual SortAlgorithm id() const = 0;
+  virtual bool stable() const = 0;
+  /// Scratch bytes the algorithm needs beyond what the dispatcher reserves for itself.
+  virtual std::uint64_t temporary_bytes(const DeviceInfo& device, const SortDesc& desc) const = 0;
+  /// Records the sort. The recorder places barriers between the algorithm's own commands;
+  /// everything the job's buffers held before is visible to it.
+  virtual void record(Context& ctx, Recorder& r, const Job& job) const = 0;
+};
+
+/// The algorithm that `options.algorithm` names for a sort of up to `max_count` elements;
+/// resolves `automatic` from measurements (see BENCHMARKS.md).
+const Algorithm& choose(const DeviceInfo& device, const SortDesc& desc);
+
+/// Whether this build has a radix sort (argsort prefers it for its stability).
+bool radix_algorithm_available();
+
+/// Registered implementations; each lives in its own file.
+const Algorithm* bitonic_algorithm();
+const Algorithm* bitonic_transpose_algorithm();
+const Algorithm* odd_even_algorithm();
+const Algorithm* radix_algorithm();
+
+}  // namespace vkc::sorting

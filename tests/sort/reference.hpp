@@ -1,0 +1,156 @@
+// Test data and the independent reference for sorting tests: keys drawn per distribution, the
+// order contract written directly as a comparator (no bit tricks), and checks of the results.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "vkc/sort.hpp"
+
+namespace vkc::test {
+
+enum class Dist { uniform, sorted, reverse, few, equal, nearly_sorted, special };
+inline const char* dist_name(Dist d) {
+  static const char* names[] = {"uniform", "sorted", "reverse", "few", "equal", "nearly_sorted", "special"};
+  return names[static_cast<int>(d)];
+}
+
+/// The order contract as a strict weak order: NaN last in both orders, -0 before +0 ascending.
+template <class T>
+bool contract_less(T a, T b, SortOrder order) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a) || std::isnan(b)) return !std::isnan(a) && std::isnan(b);
+    if (a == b) {  // only +0 and -0 differ among equal floats
+      const bool neg_a = std::signbit(a), neg_b = std::signbit(b);
+      return order == SortOrder::ascending ? (neg_a && !neg_b) : (!neg_a && neg_b);
+    }
+  }
+  return order == SortOrder::ascending ? a < b : b < a;
+}
+
+template <class T>
+T random_key(std::mt19937_64& rng) {
+  if constexpr (std::is_floating_point_v<T>) {
+    std::uniform_real_distribution<double> d(-1e6, 1e6);
+    return static_cast<T>(d(rng));
+  } else {
+    return static_cast<T>(rng());
+  }
+}
+
+/// Values that stress the contract: extremes, both zeros, infinities and NaNs of both signs.
+template <class T>
+std::vector<T> special_keys() {
+  if constexpr (std::is_floating_point_v<T>) {
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    return {T(0), -T(0), std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity(), nan, -nan,
+            std::numeric_limits<T>::max(), std::numeric_limits<T>::lowest(), std::numeric_limits<T>::denorm_min(),
+            -std::numeric_limits<T>::denorm_min(), T(1), T(-1)};
+  } else {
+    return {std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), T(0), T(1), static_cast<T>(-1),
+            static_cast<T>(std::numeric_limits<T>::max() / 2)};
+  }
+}
+
+template <class T>
+std::vector<T> make_keys(std::size_t n, Dist dist, std::mt19937_64& rng) {
+  std::vector<T> keys(n);
+  const auto specials = special_keys<T>();
+  const T few[] = {random_key<T>(rng), random_key<T>(rng), random_key<T>(rng), random_key<T>(rng)};
+  for (std::size_t i = 0; i < n; ++i) {
+    switch (dist) {
+      case Dist::few: keys[i] = few[rng() % 4]; break;
+      case Dist::equal: keys[i] = few[0]; break;
+      case Dist::special: keys[i] = (rng() % 2) ? specials[rng() % specials.size()] : random_key<T>(rng); break;
+      default: keys[i] = random_key<T>(rng);
+    }
+  }
+  auto asc = [](T a, T b) { return contract_less(a, b, SortOrder::ascending); };
+  if (dist == Dist::sorted || dist == Dist::nearly_sorted) std::sort(keys.begin(), keys.end(), asc);
+  if (dist == Dist::reverse) std::sort(keys.rbegin(), keys.rend(), asc);
+  if (dist == Dist::nearly_sorted && n > 1) {
+    for (std::size_t s = 0; s < std::max<std::size_t>(1, n / 100); ++s) std::swap(keys[rng() % n], keys[rng() % n]);
+  }
+  return keys;
+}
+
+/// What the GPU returns for a key: NaNs keep their payload but lose their sign bit.
+template <class T>
+T as_returned(T key) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(key)) return std::copysign(key, T(1));
+  }
+  return key;
+}
+
+template <class T>
+bool same_key(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b) && !std::signbit(b);
+  }
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+/// The expected keys: std::stable_sort under the contract.
+template <class T>
+std::vector<T> reference_sort(std::vector<T> keys, SortOrder order) {
+  std::stable_sort(keys.begin(), keys.end(), [&](T a, T b) { return contract_less(a, b, order); });
+  return keys;
+}
+
+/// The stable permutation under the contract.
+template <class T>
+std::vector<std::uint32_t> reference_argsort(const std::vector<T>& keys, SortOrder order) {
+  std::vector<std::uint32_t> index(keys.size());
+  std::iota(index.begin(), index.end(), 0u);
+  std::stable_sort(index.begin(), index.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return contract_less(keys[a], keys[b], order); });
+  return index;
+}
+
+/// Checks that `actual` is the contract's order of `input` (NaN payloads aside).
+template <class T>
+::testing::AssertionResult keys_sorted(const std::vector<T>& input, const std::vector<T>& actual, SortOrder order) {
+  const auto expected = reference_sort(input, order);
+  if (actual.size() != expected.size()) return ::testing::AssertionFailure() << "length changed";
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    if (!same_key(expected[i], actual[i])) {
+      return ::testing::AssertionFailure() << "first difference at " << i << " of " << expected.size() << ": expected "
+                                           << expected[i] << ", got " << actual[i];
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+/// Checks that `perm` is a permutation that puts `input` in the contract's order; with
+/// `stable`, that it is exactly the stable one.
+template <class T>
+::testing::AssertionResult permutation_sorts(const std::vector<T>& input, const std::vector<std::uint32_t>& perm,
+                                             SortOrder order, bool stable) {
+  const std::size_t n = input.size();
+  if (perm.size() != n) return ::testing::AssertionFailure() << "permutation has the wrong length";
+  std::vector<bool> seen(n);
+  for (std::uint32_t p : perm) {
+    if (p >= n || seen[p]) return ::testing::AssertionFailure() << "not a permutation (index " << p << ")";
+    seen[p] = true;
+  }
+  for (std::size_t i = 1; i < n; ++i) {
+    if (contract_less(input[perm[i]], input[perm[i - 1]], order)) {
+      return ::testing::AssertionFailure() << "out of order at " << i;
+    }
+  }
+  if (stable && perm != reference_argsort(input, order)) {
+    return ::testing::AssertionFailure() << "sorted, but equal keys left their input order";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+}  // namespace vkc::test
