@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/loader.hpp"
+#include "core/recorder.hpp"
 #include "sort/reference.hpp"
 #include "support/gpu_test.hpp"
 
