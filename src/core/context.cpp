@@ -89,7 +89,12 @@ VkInstance create_instance(detail::ContextState* state, bool validation) {
   info.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
   info.ppEnabledExtensionNames = extensions.data();
   VkInstance instance = VK_NULL_HANDLE;
-  check(vkCreateInstance(&info, nullptr, &instance), "vkCreateInstance");
+  const VkResult result = vkCreateInstance(&info, nullptr, &instance);
+  if (result == VK_ERROR_INCOMPATIBLE_DRIVER) {
+    throw Error("no Vulkan driver found: the loader has no device to offer (install a GPU driver, or "
+                "mesa-vulkan-drivers for lavapipe)");
+  }
+  check(result, "vkCreateInstance");
   load_instance(instance);
   return instance;
 }

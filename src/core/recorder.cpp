@@ -150,6 +150,16 @@ void Recorder::reset_queries(VkQueryPool pool, std::uint32_t first, std::uint32_
   vkCmdResetQueryPool(commands_, pool, first, count);
 }
 
+void Recorder::barrier_all() {
+  // Orders everything before it (whoever recorded it) before everything after it, and makes
+  // all writes visible: the fence between this recorder's commands and foreign ones.
+  VkMemoryBarrier memory{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  memory.srcAccessMask = kAllAccess;
+  memory.dstAccessMask = kAllAccess;
+  vkCmdPipelineBarrier(commands_, kAllStages, kAllStages, 0, 1, &memory, 0, nullptr, 0, nullptr);
+  tracked_.clear();
+}
+
 void Recorder::finish_for_host() { barrier(VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT); }
 
 TimestampQueries::TimestampQueries(const Context& ctx, std::uint32_t count) : state_(ctx.state()), count_(count) {

@@ -72,6 +72,10 @@ class Recorder {
   /// Makes every write recorded so far visible to the host after the submission completes.
   void finish_for_host();
 
+  /// A global barrier from every stage the library uses to every stage it uses, whatever the
+  /// tracking says: brackets commands recorded into the same command buffer by other code.
+  void barrier_all();
+
  private:
   struct Use {
     VkBuffer buffer;

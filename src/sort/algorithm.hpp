@@ -54,6 +54,11 @@ class Algorithm {
 /// resolves `automatic` from measurements (see BENCHMARKS.md).
 const Algorithm& choose(const DeviceInfo& device, const SortDesc& desc);
 
+/// Records a sort of `count` elements (`count` known on the host) into `r`, with the count kept
+/// at the start of the temporary buffer: the one path that record_sort, the convenient API and
+/// the benchmarks share.
+void record(Context& ctx, Recorder& r, const SortDesc& desc, std::uint64_t count, const SortBuffers& buffers);
+
 /// Whether this build has a radix sort (argsort prefers it for its stability).
 bool radix_algorithm_available();
 

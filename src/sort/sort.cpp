@@ -44,10 +44,17 @@ void check_desc(const SortDesc& desc, const SortBuffers& b) {
   }
 }
 
-void record_job(Context& ctx, Recorder& r, const SortDesc& desc, const SortBuffers& b, sorting::Job job) {
+void record_job(Context& ctx, Recorder& r, const SortDesc& desc, const sorting::Job& job) {
   if (desc.max_count == 0) return;
   sorting::choose(ctx.info(), desc).record(ctx, r, job);
-  (void)b;
+}
+
+// values[i] = i for i < n: the initial values of an argsort.
+void record_iota(Context& ctx, Recorder& r, const Buffer& values, std::uint64_t n) {
+  const std::uint32_t wg = streaming_workgroup_size(ctx.info());
+  const Pipeline& p = pipeline(ctx, {.shader = "sort/iota", .specialization = {wg}, .bindings = 1, .push_bytes = 4});
+  const std::uint32_t count = static_cast<std::uint32_t>(n);
+  r.dispatch(p, {writes(values)}, count, groups_for(n, wg));
 }
 
 // Uploads keys (and values), sorts them with `desc`, downloads them.
@@ -61,23 +68,28 @@ void sort_on_device(Context& ctx, const SortDesc& desc, void* keys, void* values
   if (values && !iota_values) ctx.upload(value_buffer, values, value_buffer.bytes());
   const SortBuffers buffers{{key_buffer.handle()}, {value_buffer.handle()}, {temporary.handle()}};
   ctx.run([&](Recorder& r) {
-    sorting::Job job = make_job(desc, buffers, temporary.bytes());
-    job.count = {temporary.handle(), Access::read, 0, 4};
-    job.count_is_exact = true;
-    r.fill_buffer(temporary.handle(), 0, 4, static_cast<std::uint32_t>(n));
-    if (iota_values) {
-      const std::uint32_t wg = streaming_workgroup_size(ctx.info());
-      const Pipeline& p = pipeline(ctx, {.shader = "sort/iota", .specialization = {wg}, .bindings = 2});
-      const Binding bindings[] = {job.count, writes(value_buffer)};
-      r.dispatch(p, bindings, nullptr, 0, groups_for(n, wg));
-    }
-    record_job(ctx, r, desc, buffers, job);
+    if (iota_values) record_iota(ctx, r, value_buffer, n);
+    sorting::record(ctx, r, desc, n, buffers);
   });
   ctx.download(key_buffer, keys, key_buffer.bytes());
   if (values) ctx.download(value_buffer, values, value_buffer.bytes());
 }
 
 }  // namespace
+
+namespace sorting {
+void record(Context& ctx, Recorder& r, const SortDesc& desc, std::uint64_t count, const SortBuffers& buffers) {
+  if (count > desc.max_count) throw Error("record_sort: count exceeds SortDesc::max_count");
+  SortDesc exact = desc;
+  exact.max_count = count;
+  check_desc(exact, buffers);
+  sorting::Job job = make_job(exact, buffers, sort_temporary_bytes(ctx, desc));
+  job.count = {buffers.temporary.buffer, Access::read, buffers.temporary.offset, 4};
+  job.count_is_exact = true;
+  r.fill_buffer(buffers.temporary.buffer, buffers.temporary.offset, 4, static_cast<std::uint32_t>(count));
+  record_job(ctx, r, exact, job);
+}
+}  // namespace sorting
 
 std::string_view to_string(SortAlgorithm algorithm) {
   switch (algorithm) {
@@ -137,16 +149,8 @@ std::uint64_t sort_temporary_bytes(Context& ctx, const SortDesc& desc) {
 
 void record_sort(Context& ctx, VkCommandBuffer commands, const SortDesc& desc, std::uint64_t count,
                  const SortBuffers& buffers) {
-  if (count > desc.max_count) throw Error("record_sort: count exceeds SortDesc::max_count");
-  SortDesc exact = desc;
-  exact.max_count = count;
-  check_desc(exact, buffers);
   Recorder r(ctx.state(), commands);
-  sorting::Job job = make_job(exact, buffers, sort_temporary_bytes(ctx, desc));
-  job.count = {buffers.temporary.buffer, Access::read, buffers.temporary.offset, 4};
-  job.count_is_exact = true;
-  r.fill_buffer(buffers.temporary.buffer, buffers.temporary.offset, 4, static_cast<std::uint32_t>(count));
-  record_job(ctx, r, exact, buffers, job);
+  sorting::record(ctx, r, desc, count, buffers);
 }
 
 void record_sort_indirect(Context& ctx, VkCommandBuffer commands, const SortDesc& desc, BufferRange count,
@@ -155,7 +159,7 @@ void record_sort_indirect(Context& ctx, VkCommandBuffer commands, const SortDesc
   Recorder r(ctx.state(), commands);
   sorting::Job job = make_job(desc, buffers, sort_temporary_bytes(ctx, desc));
   job.count = {count.buffer, Access::read, count.offset, 4};
-  record_job(ctx, r, desc, buffers, job);
+  record_job(ctx, r, desc, job);
 }
 
 void sort(Context& ctx, KeyType type, void* keys, std::uint64_t count, const SortOptions& options) {

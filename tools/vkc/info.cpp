@@ -1,0 +1,93 @@
+// vkc info: every Vulkan device with the facts the library uses; --json for machines.
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "core/device_info.hpp"
+#include "vkc/context.hpp"
+
+namespace vkc::cli {
+namespace {
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+std::string mib(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+nlohmann::json to_json(const DeviceInfo& d) {
+  nlohmann::json heaps = nlohmann::json::array();
+  for (const auto& h : d.heaps) heaps.push_back({{"bytes", h.bytes}, {"device_local", h.device_local}});
+  return {{"index", d.index},
+          {"name", d.name},
+          {"driver", d.driver_name},
+          {"driver_info", d.driver_info},
+          {"api_version", d.api_version_string()},
+          {"type", to_string(d.type)},
+          {"vendor_id", d.vendor_id},
+          {"device_id", d.device_id},
+          {"subgroup_size", d.subgroup_size},
+          {"min_subgroup_size", d.min_subgroup_size},
+          {"max_subgroup_size", d.max_subgroup_size},
+          {"subgroup_size_control", d.subgroup_size_control},
+          {"subgroup_operations", d.subgroup_operations},
+          {"shared_memory_bytes", d.shared_memory_bytes},
+          {"max_workgroup_invocations", d.max_workgroup_invocations},
+          {"max_storage_buffer_range", d.max_storage_buffer_range},
+          {"max_allocation_bytes", d.max_allocation_bytes},
+          {"memory_heaps", heaps},
+          {"timestamp_period_ns", d.timestamp_period_ns},
+          {"timestamp_valid_bits", d.timestamp_valid_bits},
+          {"shader_int64", d.shader_int64},
+          {"shader_float64", d.shader_float64}};
+}
+
+void print_text(const DeviceInfo& d) {
+  std::ostringstream heaps;
+  for (std::size_t i = 0; i < d.heaps.size(); ++i) {
+    heaps << (i ? ", " : "") << mib(d.heaps[i].bytes) << (d.heaps[i].device_local ? " device-local" : " host");
+  }
+  std::printf("[%u] %s\n", d.index, d.name.c_str());
+  std::printf("    type                  %s\n", to_string(d.type));
+  std::printf("    driver                %s %s\n", d.driver_name.c_str(), d.driver_info.c_str());
+  std::printf("    Vulkan API            %s\n", d.api_version_string().c_str());
+  std::printf("    subgroup size         %u (min %u, max %u%s)\n", d.subgroup_size, d.min_subgroup_size,
+              d.max_subgroup_size, d.subgroup_size_control ? ", size control" : "");
+  std::printf("    subgroup operations   %s\n", join(d.subgroup_operations).c_str());
+  std::printf("    shared memory         %u bytes per workgroup\n", d.shared_memory_bytes);
+  std::printf("    workgroup invocations %u max\n", d.max_workgroup_invocations);
+  std::printf("    storage buffer range  %s\n", mib(d.max_storage_buffer_range).c_str());
+  std::printf("    memory heaps          %s\n", heaps.str().c_str());
+  std::printf("    timestamp period      %g ns (%u valid bits)\n", d.timestamp_period_ns, d.timestamp_valid_bits);
+  std::printf("    64-bit int / float    %s / %s\n", d.shader_int64 ? "yes" : "no", d.shader_float64 ? "yes" : "no");
+}
+
+}  // namespace
+
+void register_info(CLI::App& app, Common& common) {
+  auto* cmd = app.add_subcommand("info", "list the Vulkan devices and what vkc knows of them");
+  auto json = std::make_shared<bool>(false);
+  cmd->add_flag("--json", *json, "print JSON instead of text");
+  cmd->callback([&common, json] {
+    auto devices = enumerate_devices();
+    if (devices.empty()) throw Error("no Vulkan device found (install a GPU driver, or mesa-vulkan-drivers for lavapipe)");
+    if (!common.device.empty()) {
+      const auto index = detail::choose_device(devices, common.device);
+      devices = {devices[index]};
+    }
+    if (*json) {
+      nlohmann::json out = nlohmann::json::array();
+      for (const auto& d : devices) out.push_back(to_json(d));
+      std::cout << out.dump(2) << "\n";
+      return;
+    }
+    for (const auto& d : devices) print_text(d);
+  });
+}
+
+}  // namespace vkc::cli

@@ -1,0 +1,25 @@
+// vkc: GPU sorting and N-body simulation on any Vulkan device, from the command line.
+#include <cstdio>
+#include <exception>
+
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"vkc: sorting and N-body simulation in Vulkan compute shaders, on any Vulkan device"};
+  app.require_subcommand(1);
+  vkc::cli::Common common;
+  app.add_option("--device", common.device, "device index or name substring (default: $VKC_DEVICE, else the best GPU)");
+  vkc::cli::register_info(app, common);
+  vkc::cli::register_demo(app, common);
+  CLI::App* bench = app.add_subcommand("bench", "benchmarks with GPU timestamps");
+  bench->require_subcommand(1);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "vkc: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
