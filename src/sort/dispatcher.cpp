@@ -9,6 +9,7 @@ namespace {
 const Algorithm* lookup(SortAlgorithm id) {
   switch (id) {
     // Each algorithm's row appears here as its file lands.
+    case SortAlgorithm::odd_even: return odd_even_algorithm();
     default: return nullptr;
   }
 }

@@ -1,0 +1,105 @@
+// Block odd-even transposition sort: each workgroup sorts a tile in shared memory by odd-even
+// transposition, then rounds of merge-split between neighbouring half-tile blocks (odd pairs,
+// even pairs, ...) until a round changes nothing. Each round is an indirect dispatch whose grid
+// a one-invocation kernel empties once a round changed nothing, so no host read-back is needed.
+// Stable: elements move only past strictly greater keys, and merges take the left block first.
+#include "sort/odd_even.hpp"
+
+#include <algorithm>
+
+#include "core/kernels.hpp"
+#include "core/pipeline.hpp"
+#include "sort/algorithm.hpp"
+
+namespace vkc::sorting {
+namespace {
+
+// The control block at the start of the algorithm's scratch (shaders/sort/odd_even/control.glsl):
+// dispatch arguments (3 words), changed, 3 unused, rounds.
+constexpr std::uint32_t kControlBytes = 32;
+constexpr std::uint32_t kRoundsOffset = 28;
+constexpr std::uint32_t kVoteBytes = 8;  // the tile sort's two vote words in shared memory
+
+struct Kernels {
+  const Pipeline* begin;
+  const Pipeline* tile_sort;
+  const Pipeline* merge_split;
+  const Pipeline* end_round;
+  std::uint32_t tile;
+};
+
+std::uint32_t workgroup_size(const DeviceInfo& device, std::uint32_t tile) {
+  // One invocation per pair of the tile, up to the device's limit; each loops over the rest.
+  return std::min({tile / 2, device.max_workgroup_invocations, device.max_workgroup_size[0], 1024u});
+}
+
+Kernels kernels(Context& ctx, const Job& job) {
+  const DeviceInfo& device = ctx.info();
+  const std::uint32_t tile = odd_even_tile(device, job.key_type);
+  const std::uint32_t wg = workgroup_size(device, tile);
+  const std::vector<std::uint32_t> spec = {wg,         tile, job.key_words(), job.value_words(), key_kind(job.key_type),
+                                           job.descending() ? 1u : 0u};
+  return {&pipeline(ctx, {.shader = "sort/odd_even/begin", .specialization = {tile / 2}, .bindings = 2, .push_bytes = 4}),
+          &pipeline(ctx, {.shader = "sort/odd_even/tile_sort", .specialization = spec, .bindings = 3}),
+          &pipeline(ctx, {.shader = "sort/odd_even/merge_split", .specialization = spec, .bindings = 4, .push_bytes = 4}),
+          &pipeline(ctx, {.shader = "sort/odd_even/end_round", .bindings = 1}),
+          tile};
+}
+
+class OddEven final : public Algorithm {
+ public:
+  SortAlgorithm id() const override { return SortAlgorithm::odd_even; }
+  bool stable() const override { return true; }
+  std::uint64_t temporary_bytes(const DeviceInfo&, const SortDesc&) const override { return kControlBytes; }
+
+  void record(Context& ctx, Recorder& r, const Job& job) const override {
+    const Kernels k = kernels(ctx, job);
+    const Binding control{job.temporary.buffer, Access::read_write, job.temporary.offset, kControlBytes};
+    // Without values the keys buffer fills the values binding, which the shaders then never touch.
+    const Binding values = job.has_values() ? job.values : job.keys;
+    const std::uint32_t max_x = ctx.info().max_workgroup_count[0];
+    const Binding begin_bindings[] = {job.count, control};
+    r.dispatch(*k.begin, begin_bindings, &max_x, sizeof max_x, 1);
+    const Binding tile_bindings[] = {job.count, job.keys, values};
+    r.dispatch(*k.tile_sort, tile_bindings, nullptr, 0, groups_for(job.max_count, k.tile));
+
+    const Binding merge_bindings[] = {job.count, job.keys, values, control};
+    const Binding end_bindings[] = {control};
+    const std::uint64_t rounds = odd_even_round_bound(ctx.info(), job.key_type, job.max_count);
+    for (std::uint64_t round = 1; round <= rounds; ++round) {
+      const std::uint32_t first_block = round % 2;  // the tile sort was round 0, the even pairs
+      r.dispatch_indirect(*k.merge_split, merge_bindings, &first_block, sizeof first_block, control.buffer,
+                          control.offset);
+      r.dispatch(*k.end_round, end_bindings, nullptr, 0, 1);
+    }
+  }
+};
+
+}  // namespace
+
+std::uint32_t odd_even_tile(const DeviceInfo& device, KeyType key_type) {
+  // As many elements as shared memory holds, each an ordered key plus its source slot; even,
+  // so that a tile is two merge-split blocks.
+  const std::uint32_t element_bytes = static_cast<std::uint32_t>(key_bytes(key_type)) + 4;
+  const std::uint32_t tile = (device.shared_memory_bytes - kVoteBytes) / element_bytes;
+  return tile & ~1u;
+}
+
+std::uint64_t odd_even_round_bound(const DeviceInfo& device, KeyType key_type, std::uint64_t max_count) {
+  const std::uint64_t half = odd_even_tile(device, key_type) / 2;
+  const std::uint64_t blocks = groups_for(max_count, half);
+  // Odd-even transposition of p blocks needs p rounds; the tile sort was the first.
+  return blocks > 2 ? blocks - 1 : 0;
+}
+
+std::uint64_t odd_even_rounds_offset(Context& ctx, const SortDesc& desc) {
+  // The algorithm's scratch is the last kControlBytes of the temporary buffer.
+  return sort_temporary_bytes(ctx, desc) - kControlBytes + kRoundsOffset;
+}
+
+const Algorithm* odd_even_algorithm() {
+  static const OddEven instance;
+  return &instance;
+}
+
+}  // namespace vkc::sorting
