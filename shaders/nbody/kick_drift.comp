@@ -1,0 +1,25 @@
+// The first half of a kick-drift-kick leapfrog step: v += a * half_dt, then x += v * dt.
+// Reads binding 0 (accelerations), updates binding 1 (velocities) and binding 2 (positions xyz;
+// the mass in w is kept).
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "grid.glsl"
+
+layout(local_size_x_id = 0) in;
+
+layout(std430, binding = 0) readonly restrict buffer Accelerations { vec4 acc[]; };
+layout(std430, binding = 1) restrict buffer Velocities { vec4 vel[]; };
+layout(std430, binding = 2) restrict buffer Positions { vec4 pos[]; };
+layout(push_constant) uniform Push {
+  uint n;
+  float dt;
+  float half_dt;
+} pc;
+
+void main() {
+  const uint i = linear_workgroup_id() * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+  if (i >= pc.n) return;
+  const vec3 v = vel[i].xyz + pc.half_dt * acc[i].xyz;
+  vel[i].xyz = v;
+  pos[i].xyz += pc.dt * v;
+}

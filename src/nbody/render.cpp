@@ -1,0 +1,111 @@
+// Headless frames: splat and tone-map on the GPU, then PNG encoding written atomically.
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include <stb/stb_image_write.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/kernels.hpp"
+#include "core/pipeline.hpp"
+#include "core/recorder.hpp"
+#include "io/atomic_file.hpp"
+#include "io/npy.hpp"
+#include "vkc/nbody.hpp"
+
+namespace vkc::nbody {
+namespace {
+
+struct SplatPush {
+  std::uint32_t n, width, height;
+  float centre_x, centre_y, pixels_per_unit;
+};
+struct ToneMapPush {
+  std::uint32_t pixels;
+  float exposure;
+};
+
+}  // namespace
+
+struct Renderer::Impl {
+  Context& ctx;
+  std::uint32_t width, height;
+  Buffer counts, pixels;
+
+  Impl(Context& c, std::uint32_t w, std::uint32_t h)
+      : ctx(c), width(w), height(h), counts(c.create_buffer(4ull * w * h)), pixels(c.create_buffer(4ull * w * h)) {}
+
+  const Pipeline& stage(const char* shader, std::uint32_t push_bytes) const {
+    return pipeline(ctx, {.shader = shader,
+                          .specialization = {streaming_workgroup_size(ctx.info())},
+                          .bindings = 2,
+                          .push_bytes = push_bytes});
+  }
+};
+
+Renderer::Renderer(Context& ctx, std::uint32_t width, std::uint32_t height) {
+  if (width == 0 || height == 0 || width > 16384 || height > 16384) {
+    throw std::invalid_argument("nbody: frame size must be 1..16384 pixels a side");
+  }
+  impl_ = std::make_unique<Impl>(ctx, width, height);
+}
+
+Renderer::~Renderer() = default;
+Renderer::Renderer(Renderer&&) noexcept = default;
+std::uint32_t Renderer::width() const { return impl_->width; }
+std::uint32_t Renderer::height() const { return impl_->height; }
+
+std::vector<std::uint8_t> Renderer::render(const Simulation& sim, const View& view) {
+  Impl& m = *impl_;
+  const std::uint32_t pixels = m.width * m.height;
+  const std::uint32_t wg = streaming_workgroup_size(m.ctx.info());
+  const SplatPush splat{static_cast<std::uint32_t>(sim.size()), m.width, m.height, view.centre_x, view.centre_y,
+                        0.5f * float(std::min(m.width, m.height)) / view.extent};
+  const ToneMapPush tone{pixels, view.exposure};
+  m.ctx.run([&](Recorder& r) {
+    r.fill_buffer(m.counts.handle(), 0, VK_WHOLE_SIZE, 0);
+    r.dispatch(m.stage("nbody/splat", sizeof splat), {reads(sim.positions()), updates(m.counts)}, splat,
+               groups_for(sim.size(), wg));
+    r.dispatch(m.stage("nbody/tone_map", sizeof tone), {reads(m.counts), writes(m.pixels)}, tone, groups_for(pixels, wg));
+    r.finish_for_host();
+  });
+  std::vector<std::uint8_t> rgba(4ull * pixels);
+  m.ctx.download(m.pixels, rgba.data(), rgba.size());
+  return rgba;
+}
+
+View fit_view(const State& s) {
+  double m = 0, cx = 0, cy = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const double mi = s.positions[4 * i + 3];
+    m += mi, cx += mi * s.positions[4 * i], cy += mi * s.positions[4 * i + 1];
+  }
+  if (m > 0) cx /= m, cy /= m;
+  std::vector<double> d(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) d[i] = std::hypot(s.positions[4 * i] - cx, s.positions[4 * i + 1] - cy);
+  const auto at = d.begin() + static_cast<std::ptrdiff_t>(0.9 * double(d.size() - 1));
+  std::nth_element(d.begin(), at, d.end());
+  View v;
+  v.centre_x = float(cx), v.centre_y = float(cy);
+  v.extent = float(std::max(1.5 * *at, 1e-3));
+  return v;
+}
+
+void write_png(const std::filesystem::path& path, const std::vector<std::uint8_t>& rgba, std::uint32_t width,
+               std::uint32_t height) {
+  if (rgba.size() != 4ull * width * height) throw std::invalid_argument("write_png: pixel count does not match the size");
+  std::vector<std::byte> encoded;
+  auto append = [](void* context, void* data, int size) {
+    auto* out = static_cast<std::vector<std::byte>*>(context);
+    const auto* bytes = static_cast<const std::byte*>(data);
+    out->insert(out->end(), bytes, bytes + size);
+  };
+  if (!stbi_write_png_to_func(append, &encoded, int(width), int(height), 4, rgba.data(), int(4 * width))) {
+    throw io::FormatError(path.string() + ": PNG encoding failed");
+  }
+  io::AtomicFile file(path);
+  file.write(encoded);
+  file.commit();
+}
+
+}  // namespace vkc::nbody
