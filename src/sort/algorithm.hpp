@@ -59,6 +59,12 @@ const Algorithm& choose(const DeviceInfo& device, const SortDesc& desc);
 /// the benchmarks share.
 void record(Context& ctx, Recorder& r, const SortDesc& desc, std::uint64_t count, const SortBuffers& buffers);
 
+/// Records values[i] = i for i < n (uint32): the initial values of an argsort.
+void record_iota(Context& ctx, Recorder& r, const Buffer& values, std::uint64_t n);
+
+/// Whether this build has an implementation of `algorithm` (`automatic` always).
+bool available(SortAlgorithm algorithm);
+
 /// Whether this build has a radix sort (argsort prefers it for its stability).
 bool radix_algorithm_available();
 

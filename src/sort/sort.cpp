@@ -49,14 +49,6 @@ void record_job(Context& ctx, Recorder& r, const SortDesc& desc, const sorting::
   sorting::choose(ctx.info(), desc).record(ctx, r, job);
 }
 
-// values[i] = i for i < n: the initial values of an argsort.
-void record_iota(Context& ctx, Recorder& r, const Buffer& values, std::uint64_t n) {
-  const std::uint32_t wg = streaming_workgroup_size(ctx.info());
-  const Pipeline& p = pipeline(ctx, {.shader = "sort/iota", .specialization = {wg}, .bindings = 1, .push_bytes = 4});
-  const std::uint32_t count = static_cast<std::uint32_t>(n);
-  r.dispatch(p, {writes(values)}, count, groups_for(n, wg));
-}
-
 // Uploads keys (and values), sorts them with `desc`, downloads them.
 void sort_on_device(Context& ctx, const SortDesc& desc, void* keys, void* values, bool iota_values) {
   const std::uint64_t n = desc.max_count;
@@ -68,7 +60,7 @@ void sort_on_device(Context& ctx, const SortDesc& desc, void* keys, void* values
   if (values && !iota_values) ctx.upload(value_buffer, values, value_buffer.bytes());
   const SortBuffers buffers{{key_buffer.handle()}, {value_buffer.handle()}, {temporary.handle()}};
   ctx.run([&](Recorder& r) {
-    if (iota_values) record_iota(ctx, r, value_buffer, n);
+    if (iota_values) sorting::record_iota(ctx, r, value_buffer, n);
     sorting::record(ctx, r, desc, n, buffers);
   });
   ctx.download(key_buffer, keys, key_buffer.bytes());
@@ -78,6 +70,13 @@ void sort_on_device(Context& ctx, const SortDesc& desc, void* keys, void* values
 }  // namespace
 
 namespace sorting {
+void record_iota(Context& ctx, Recorder& r, const Buffer& values, std::uint64_t n) {
+  const std::uint32_t wg = streaming_workgroup_size(ctx.info());
+  const Pipeline& p = pipeline(ctx, {.shader = "sort/iota", .specialization = {wg}, .bindings = 1, .push_bytes = 4});
+  const std::uint32_t count = static_cast<std::uint32_t>(n);
+  r.dispatch(p, {writes(values)}, count, groups_for(n, wg));
+}
+
 void record(Context& ctx, Recorder& r, const SortDesc& desc, std::uint64_t count, const SortBuffers& buffers) {
   if (count > desc.max_count) throw Error("record_sort: count exceeds SortDesc::max_count");
   SortDesc exact = desc;

@@ -1,0 +1,126 @@
+#include "harness.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <sstream>
+
+#include "io/atomic_file.hpp"
+
+#ifndef VKC_GIT_COMMIT
+#define VKC_GIT_COMMIT "unknown"
+#endif
+
+namespace vkc::bench {
+
+Stats summarize(std::vector<double> ms) {
+  if (ms.empty()) throw Error("no measurements to summarise");
+  std::sort(ms.begin(), ms.end());
+  const std::size_t n = ms.size();
+  const double median = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
+  return {median, ms.front(), ms.back(), static_cast<int>(n)};
+}
+
+Stats time_gpu(Context& ctx, int warmup, int runs, const std::function<void(Recorder&)>& prepare,
+               const std::function<void(Recorder&)>& work) {
+  TimestampQueries queries(ctx, 2);
+  std::vector<double> ms;
+  for (int i = 0; i < warmup + runs; ++i) {
+    ctx.run([&](Recorder& r) {
+      if (prepare) prepare(r);
+      r.reset_queries(queries.pool(), 0, 2);
+      r.write_timestamp(queries.pool(), 0);
+      work(r);
+      r.write_timestamp(queries.pool(), 1);
+    });
+    if (i >= warmup) ms.push_back(queries.elapsed_ns(0, 1) / 1e6);
+  }
+  return summarize(ms);
+}
+
+Stats time_wall(int runs, const std::function<void()>& f) {
+  f();
+  std::vector<double> ms;
+  for (int i = 0; i < runs; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    f();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  return summarize(ms);
+}
+
+RunInfo run_info(const Context& ctx) {
+  char date[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  const char* commit = std::getenv("VKC_COMMIT");
+  return {ctx.info().name, ctx.info().driver_name + " " + ctx.info().driver_info, ctx.info().api_version_string(),
+          commit && *commit ? commit : VKC_GIT_COMMIT, date};
+}
+
+void Table::add_row(std::vector<std::string> cells) {
+  cells.resize(columns_.size());
+  rows_.push_back(std::move(cells));
+}
+
+void Table::print_markdown(std::FILE* out) const {
+  std::vector<std::size_t> width(columns_.size());
+  for (std::size_t c = 0; c < columns_.size(); ++c) {
+    width[c] = columns_[c].size();
+    for (const auto& row : rows_) width[c] = std::max(width[c], row[c].size());
+  }
+  auto print_row = [&](const std::vector<std::string>& cells) {
+    std::fputs("|", out);
+    for (std::size_t c = 0; c < cells.size(); ++c) std::fprintf(out, " %*s |", static_cast<int>(width[c]), cells[c].c_str());
+    std::fputs("\n", out);
+  };
+  print_row(columns_);
+  std::fputs("|", out);
+  for (std::size_t c = 0; c < columns_.size(); ++c) std::fprintf(out, "%s|", std::string(width[c] + 1, '-').append(":").c_str());
+  std::fputs("\n", out);
+  for (const auto& row : rows_) print_row(row);
+}
+
+namespace {
+std::string csv_cell(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string quoted = "\"";
+  for (char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+}  // namespace
+
+void Table::write_csv(const std::filesystem::path& path, const RunInfo& info) const {
+  std::ostringstream csv;
+  for (const auto& c : columns_) csv << csv_cell(c) << ",";
+  csv << "device,driver,api,commit,date\n";
+  for (const auto& row : rows_) {
+    for (const auto& cell : row) csv << csv_cell(cell) << ",";
+    csv << csv_cell(info.device) << "," << csv_cell(info.driver) << "," << info.api << "," << info.commit << ","
+        << info.date << "\n";
+  }
+  const std::string text = csv.str();
+  io::AtomicFile file(path);
+  file.write(std::as_bytes(std::span(text.data(), text.size())));
+  file.commit();
+}
+
+std::string fixed(double value, int digits) {
+  if (value < 0) return "";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, value);
+  return buf;
+}
+
+void progress(const std::string& message) {
+  if (!isatty(STDERR_FILENO)) return;
+  std::fprintf(stderr, "\r\033[K%s", message.c_str());
+  if (message.empty()) std::fputs("\r", stderr);
+  std::fflush(stderr);
+}
+
+}  // namespace vkc::bench

@@ -1,0 +1,237 @@
+// vkc bench sort: the seeds' CPU-versus-GPU table, honestly. For each n: std::sort, a parallel
+// std::sort, every GPU algorithm's GPU time (timestamps, median, fresh input per run, output
+// verified), the default sort with uploads and downloads (wall clock), and optionally CUB.
+#include <algorithm>
+#include <cstdio>
+#include <execution>
+#include <filesystem>
+#include <map>
+#include <random>
+
+#include "bench_sort_data.hpp"
+#include "commands.hpp"
+#include "core/kernels.hpp"
+#include "harness.hpp"
+#include "peers.hpp"
+#include "sort/algorithm.hpp"
+
+namespace vkc::cli {
+namespace {
+
+struct BenchArgs {
+  std::uint64_t min_n = 1u << 9;
+  std::uint64_t max_n = 0;  // 0: from the device
+  std::string type = "u32";
+  std::string values = "none";
+  std::string dist = "uniform";
+  std::string order = "asc";
+  std::vector<std::string> algorithms;
+  std::uint64_t odd_even_max_n = 1u << 16;
+  std::uint64_t transpose_max_n = 1u << 26;
+  std::uint64_t cpu_max_n = 1u << 26;
+  int runs = 15;
+  int warmup = 3;
+  bool peers = false;
+  bool no_transfer = false;
+  std::string csv;
+  std::string plot;
+};
+
+// The largest power of two whose keys, values and scratch fit comfortably on the device.
+std::uint64_t default_max_n(Context& ctx, const SortDesc& desc) {
+  if (ctx.info().is_software()) return 1u << 22;
+  const std::uint64_t per = key_bytes(desc.key_type) * 3 + value_bytes(desc.value_type) * 3 + 8;
+  const std::uint64_t limit = std::min(ctx.info().max_storage_buffer_range / key_bytes(desc.key_type),
+                                       ctx.info().device_local_bytes() / 2 / per);
+  std::uint64_t n = 1;
+  while (n * 2 <= limit && n < (1u << 28)) n *= 2;
+  return n;
+}
+
+std::vector<SortAlgorithm> algorithms_to_run(const BenchArgs& args) {
+  std::vector<SortAlgorithm> out;
+  if (args.algorithms.empty()) {
+    for (SortAlgorithm a : {SortAlgorithm::bitonic, SortAlgorithm::bitonic_transpose, SortAlgorithm::odd_even,
+                            SortAlgorithm::radix}) {
+      if (sorting::available(a)) out.push_back(a);
+    }
+  } else {
+    for (const auto& name : args.algorithms) out.push_back(parse_algorithm(name));
+  }
+  return out;
+}
+
+bool runs_at(const BenchArgs& args, SortAlgorithm a, std::uint64_t n) {
+  if (a == SortAlgorithm::odd_even) return n <= args.odd_even_max_n;
+  if (a == SortAlgorithm::bitonic_transpose) return n <= args.transpose_max_n;
+  return true;
+}
+
+// GPU time of one algorithm at one size; verifies the result before returning it.
+bench::Stats time_algorithm(Context& ctx, const BenchArgs& args, const SortDesc& desc, const SortData& data) {
+  const std::uint64_t n = desc.max_count;
+  Buffer pristine_keys = ctx.create_buffer(data.keys.size());
+  Buffer keys = ctx.create_buffer(data.keys.size());
+  Buffer pristine_values, values;
+  if (desc.value_type != ValueType::none) {
+    pristine_values = ctx.create_buffer(data.values.size());
+    values = ctx.create_buffer(data.values.size());
+    ctx.upload(pristine_values, data.values.data(), data.values.size());
+  }
+  Buffer temporary = ctx.create_buffer(sort_temporary_bytes(ctx, desc));
+  ctx.upload(pristine_keys, data.keys.data(), data.keys.size());
+  const SortBuffers buffers{{keys.handle()}, {values.handle()}, {temporary.handle()}};
+  auto fresh_input = [&](Recorder& r) {
+    record_copy(ctx, r, pristine_keys.handle(), keys.handle(), data.keys.size() / 4);
+    if (values) record_copy(ctx, r, pristine_values.handle(), values.handle(), data.values.size() / 4);
+  };
+  const auto stats = bench::time_gpu(ctx, args.warmup, args.runs, fresh_input,
+                                     [&](Recorder& r) { sorting::record(ctx, r, desc, n, buffers); });
+  std::vector<std::byte> out_keys(data.keys.size()), out_values(data.values.size());
+  ctx.download(keys, out_keys.data(), out_keys.size());
+  if (values) ctx.download(values, out_values.data(), out_values.size());
+  verify_sorted(desc, data, out_keys, out_values);
+  return stats;
+}
+
+struct Row {
+  std::uint64_t n;
+  double cpu_ms = -1, cpu_par_ms = -1, transfer_ms = -1;
+  std::map<SortAlgorithm, double> gpu_ms;
+  std::map<std::string, double> peer_ms;  // cub_radix, cub_merge
+};
+
+void measure_row(Context& ctx, const BenchArgs& args, const SortDesc& base, const std::vector<SortAlgorithm>& algos,
+                 Row& row) {
+  SortDesc desc = base;
+  desc.max_count = row.n;
+  const SortData data = make_sort_data(desc, args.dist, row.n);
+  if (row.n <= args.cpu_max_n) {
+    const int cpu_runs = row.n <= (1u << 20) ? 5 : 1;
+    row.cpu_ms = time_cpu_sort(desc, data, cpu_runs, false);
+    row.cpu_par_ms = time_cpu_sort(desc, data, cpu_runs, true);
+  }
+  for (SortAlgorithm a : algos) {
+    if (!runs_at(args, a, row.n)) continue;
+    bench::progress("vkc bench sort: " + std::string(to_string(a)) + " n=" + std::to_string(row.n));
+    desc.options.algorithm = a;
+    row.gpu_ms[a] = time_algorithm(ctx, args, desc, data).median_ms;
+  }
+  if (!args.no_transfer) {
+    desc.options.algorithm = SortAlgorithm::automatic;
+    row.transfer_ms = time_sort_with_transfers(ctx, desc, data, row.n <= (1u << 22) ? 5 : 3);
+  }
+  bench::progress("");
+}
+
+std::string keys_per_s(std::uint64_t n, double ms) { return ms > 0 ? bench::fixed(n / ms / 1e6, 2) : ""; }
+
+void report(const BenchArgs& args, Context& ctx, const SortDesc& desc, const std::vector<SortAlgorithm>& algos,
+            const std::vector<Row>& rows) {
+  std::vector<std::string> columns = {"n", "std::sort ms", "std::sort par ms"};
+  for (SortAlgorithm a : algos) columns.push_back(std::string(to_string(a)) + " GPU ms");
+  columns.push_back("fastest G keys/s");
+  if (!args.no_transfer) columns.insert(columns.end(), {"auto + transfers ms", "transfers vs std::sort"});
+  if (args.peers) columns.insert(columns.end(), {"CUB radix ms", "CUB merge ms", "radix / CUB"});
+  bench::Table wide(columns);
+  bench::Table tall({"algorithm", "key_type", "value_type", "order", "dist", "n", "gpu_ms", "wall_ms", "gkeys_per_s",
+                     "cub_ms", "ratio_to_cub", "verified"});
+  const std::string kt(to_string(desc.key_type)), vt = args.values;
+  for (const Row& row : rows) {
+    const double cub = row.peer_ms.count("cub_radix") ? row.peer_ms.at("cub_radix") : -1;
+    std::vector<std::string> cells = {std::to_string(row.n), bench::fixed(row.cpu_ms), bench::fixed(row.cpu_par_ms)};
+    double fastest = -1;
+    for (SortAlgorithm a : algos) {
+      const double ms = row.gpu_ms.count(a) ? row.gpu_ms.at(a) : -1;
+      cells.push_back(bench::fixed(ms, 4));
+      if (ms > 0 && (fastest < 0 || ms < fastest)) fastest = ms;
+      if (ms > 0) {
+        tall.add_row({std::string(to_string(a)), kt, vt, args.order, args.dist, std::to_string(row.n), bench::fixed(ms, 5),
+                      "", keys_per_s(row.n, ms), bench::fixed(cub, 5), cub > 0 ? bench::fixed(cub / ms, 3) : "", "yes"});
+      }
+    }
+    cells.push_back(keys_per_s(row.n, fastest));
+    if (!args.no_transfer) {
+      cells.push_back(bench::fixed(row.transfer_ms));
+      cells.push_back(row.cpu_ms > 0 && row.transfer_ms > 0 ? bench::fixed(row.cpu_ms / row.transfer_ms, 2) + "x" : "");
+    }
+    for (const auto& [name, ms] : std::map<std::string, double>{{"std_sort", row.cpu_ms},
+                                                                {"std_sort_par", row.cpu_par_ms},
+                                                                {"auto_with_transfers", row.transfer_ms}}) {
+      if (ms > 0) tall.add_row({name, kt, vt, args.order, args.dist, std::to_string(row.n), "", bench::fixed(ms, 5),
+                                keys_per_s(row.n, ms), "", "", "yes"});
+    }
+    if (args.peers) {
+      const double merge = row.peer_ms.count("cub_merge") ? row.peer_ms.at("cub_merge") : -1;
+      const double radix = row.gpu_ms.count(SortAlgorithm::radix) ? row.gpu_ms.at(SortAlgorithm::radix) : -1;
+      cells.insert(cells.end(), {bench::fixed(cub, 4), bench::fixed(merge, 4),
+                                 cub > 0 && radix > 0 ? bench::fixed(cub / radix, 2) + "x" : ""});
+      for (const auto& [name, ms] : row.peer_ms) {
+        tall.add_row({name, kt, vt, args.order, args.dist, std::to_string(row.n), bench::fixed(ms, 5), "",
+                      keys_per_s(row.n, ms), bench::fixed(ms, 5), "1.000", "yes"});
+      }
+    }
+    wide.add_row(cells);
+  }
+  const auto info = bench::run_info(ctx);
+  std::printf("vkc bench sort: %s keys, values %s, %s, %s; %s (%s), commit %s, %s\n\n", kt.c_str(), vt.c_str(),
+              args.dist.c_str(), args.order.c_str(), info.device.c_str(), info.driver.c_str(), info.commit.c_str(),
+              info.date.c_str());
+  wide.print_markdown(stdout);
+  if (!args.csv.empty()) tall.write_csv(args.csv, info);
+  if (!args.plot.empty()) plot_keys_per_second(tall, args.plot, info);
+}
+
+void run_bench(const BenchArgs& args, const Common& common) {
+  Context ctx(ContextOptions{.device = common.device});
+  SortDesc desc;
+  desc.key_type = parse_key_type(args.type);
+  desc.value_type = parse_value_type(args.values);
+  desc.options.order = args.order == "desc" ? SortOrder::descending : SortOrder::ascending;
+  const std::uint64_t max_n = args.max_n ? args.max_n : default_max_n(ctx, desc);
+  const auto algos = algorithms_to_run(args);
+  std::vector<Row> rows;
+  for (std::uint64_t n = args.min_n; n <= max_n; n *= 2) {
+    rows.push_back({n});
+    measure_row(ctx, args, desc, algos, rows.back());
+  }
+  if (args.peers) {
+    std::vector<std::uint64_t> sizes;
+    for (const Row& r : rows) sizes.push_back(r.n);
+    for (const char* algo : {"radix", "merge"}) {
+      const auto times = run_cub_peer(algo, args.type, args.values, args.order, args.dist, sizes);
+      for (Row& r : rows) {
+        if (times.count(r.n)) r.peer_ms[std::string("cub_") + algo] = times.at(r.n);
+      }
+    }
+  }
+  report(args, ctx, desc, algos, rows);
+}
+
+}  // namespace
+
+void register_bench_sort(CLI::App& bench, Common& common) {
+  auto args = std::make_shared<BenchArgs>();
+  auto* cmd = bench.add_subcommand("sort", "CPU versus GPU sorting table, every GPU algorithm, optionally CUB");
+  cmd->add_option("--min-n", args->min_n, "smallest size (doubles up to --max-n)")->check(CLI::Range(1ull, 1ull << 32));
+  cmd->add_option("--max-n", args->max_n, "largest size (default: what the device holds, 2^22 on lavapipe)");
+  cmd->add_option("--type", args->type, "key type")->check(CLI::IsMember({"u32", "i32", "f32", "u64", "i64", "f64"}));
+  cmd->add_option("--values", args->values, "value type: none, u32, u64")->check(CLI::IsMember({"none", "u32", "u64"}));
+  cmd->add_option("--dist", args->dist, "uniform, sorted, reverse, few, equal")
+      ->check(CLI::IsMember({"uniform", "sorted", "reverse", "few", "equal"}));
+  cmd->add_option("--order", args->order, "asc or desc")->check(CLI::IsMember({"asc", "desc"}));
+  cmd->add_option("--algos", args->algorithms, "GPU algorithms to time (default: all in this build)")
+      ->check(CLI::IsMember({"bitonic", "bitonic_transpose", "odd_even", "radix"}));
+  cmd->add_option("--odd-even-max-n", args->odd_even_max_n, "largest n for odd_even (its cost is O(n^2/B))");
+  cmd->add_option("--transpose-max-n", args->transpose_max_n, "largest n for bitonic_transpose");
+  cmd->add_option("--cpu-max-n", args->cpu_max_n, "largest n for the CPU sorts");
+  cmd->add_option("--runs", args->runs, "timed runs per cell (median reported)")->check(CLI::Range(10, 1000));
+  cmd->add_option("--warmup", args->warmup, "untimed runs first")->check(CLI::Range(0, 100));
+  cmd->add_flag("--peers", args->peers, "also run the CUB peer (built with nvcc) and compare");
+  cmd->add_flag("--no-transfer", args->no_transfer, "skip the GPU-plus-transfer column");
+  cmd->add_option("--csv", args->csv, "write every measurement as CSV");
+  cmd->add_option("--plot", args->plot, "write a PNG plot of keys/s against n (needs gnuplot)");
+  cmd->callback([args, &common] { run_bench(*args, common); });
+}
+
+}  // namespace vkc::cli

@@ -1,0 +1,199 @@
+#include "bench_sort_data.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <execution>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+
+namespace vkc::cli {
+namespace {
+
+// The order contract, written plainly: NaN last in both orders, -0 before +0 ascending.
+template <class K>
+bool contract_less(K a, K b, bool descending) {
+  if constexpr (std::is_floating_point_v<K>) {
+    if (std::isnan(a) || std::isnan(b)) return !std::isnan(a) && std::isnan(b);
+    if (a == b) return descending ? (!std::signbit(a) && std::signbit(b)) : (std::signbit(a) && !std::signbit(b));
+  }
+  return descending ? b < a : a < b;
+}
+
+template <class K>
+K draw(std::mt19937_64& rng) {
+  if constexpr (std::is_floating_point_v<K>) return static_cast<K>(std::uniform_real_distribution<double>(-1e6, 1e6)(rng));
+  else return static_cast<K>(rng());
+}
+
+template <class K>
+std::vector<K> draw_keys(const std::string& dist, std::uint64_t n, bool descending) {
+  std::mt19937_64 rng(0x5EED0000 + n);
+  std::vector<K> keys(n);
+  const K few[] = {draw<K>(rng), draw<K>(rng), draw<K>(rng), draw<K>(rng), draw<K>(rng), draw<K>(rng)};
+  for (auto& k : keys) k = dist == "few" ? few[rng() % 6] : dist == "equal" ? few[0] : draw<K>(rng);
+  auto asc = [](K a, K b) { return contract_less(a, b, false); };
+  if (dist == "sorted") std::sort(std::execution::par, keys.begin(), keys.end(), asc);
+  if (dist == "reverse") std::sort(std::execution::par, keys.rbegin(), keys.rend(), asc);
+  (void)descending;
+  return keys;
+}
+
+template <class K>
+std::vector<std::byte> bytes_of(const std::vector<K>& v) {
+  std::vector<std::byte> out(v.size() * sizeof(K));
+  std::memcpy(out.data(), v.data(), out.size());
+  return out;
+}
+
+template <class K>
+std::vector<K> typed(const std::vector<std::byte>& bytes) {
+  std::vector<K> out(bytes.size() / sizeof(K));
+  std::memcpy(out.data(), bytes.data(), bytes.size());
+  return out;
+}
+
+template <class K>
+void sort_keys(std::vector<K>& keys, bool descending, bool parallel) {
+  auto less = [descending](K a, K b) { return contract_less(a, b, descending); };
+  if (parallel) std::sort(std::execution::par, keys.begin(), keys.end(), less);
+  else std::sort(keys.begin(), keys.end(), less);
+}
+
+template <class F>
+auto with_key_type(KeyType type, F&& f) {
+  switch (type) {
+    case KeyType::u32: return f(std::uint32_t{});
+    case KeyType::i32: return f(std::int32_t{});
+    case KeyType::f32: return f(float{});
+    case KeyType::u64: return f(std::uint64_t{});
+    case KeyType::i64: return f(std::int64_t{});
+    case KeyType::f64: return f(double{});
+  }
+  throw Error("unknown key type");
+}
+
+std::uint64_t value_at(const std::vector<std::byte>& values, std::size_t i, std::size_t width) {
+  std::uint64_t v = 0;
+  std::memcpy(&v, values.data() + i * width, width);
+  return v;
+}
+
+}  // namespace
+
+KeyType parse_key_type(const std::string& name) {
+  for (KeyType t : {KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64, KeyType::i64, KeyType::f64}) {
+    if (to_string(t) == name) return t;
+  }
+  throw Error("unknown key type '" + name + "'");
+}
+
+ValueType parse_value_type(const std::string& name) {
+  if (name == "none") return ValueType::none;
+  if (name == "u32") return ValueType::u32;
+  if (name == "u64") return ValueType::u64;
+  throw Error("unknown value type '" + name + "'");
+}
+
+SortData make_sort_data(const SortDesc& desc, const std::string& dist, std::uint64_t n) {
+  const bool descending = desc.options.order == SortOrder::descending;
+  SortData data;
+  with_key_type(desc.key_type, [&](auto k) {
+    using K = decltype(k);
+    auto keys = draw_keys<K>(dist, n, descending);
+    data.keys = bytes_of(keys);
+    sort_keys(keys, descending, true);
+    data.reference = bytes_of(keys);
+    return 0;
+  });
+  const std::size_t width = value_bytes(desc.value_type);
+  data.values.resize(n * width);
+  for (std::uint64_t i = 0; i < n && width; ++i) std::memcpy(data.values.data() + i * width, &i, width);
+  return data;
+}
+
+void verify_sorted(const SortDesc& desc, const SortData& data, const std::vector<std::byte>& keys,
+                   const std::vector<std::byte>& values) {
+  const std::string what = std::string(to_string(desc.options.algorithm)) + " at n=" + std::to_string(desc.max_count);
+  if (keys != data.reference) throw Error("verification failed: keys out of order (" + what + ")");
+  const std::size_t width = value_bytes(desc.value_type), kb = key_bytes(desc.key_type);
+  if (!width) return;
+  std::vector<bool> seen(desc.max_count);
+  for (std::size_t i = 0; i < desc.max_count; ++i) {
+    const std::uint64_t v = value_at(values, i, width);
+    if (v >= desc.max_count || seen[v] || std::memcmp(keys.data() + i * kb, data.keys.data() + v * kb, kb) != 0) {
+      throw Error("verification failed: a value left its key (" + what + ")");
+    }
+    seen[v] = true;
+  }
+}
+
+double time_cpu_sort(const SortDesc& desc, const SortData& data, int runs, bool parallel) {
+  const bool descending = desc.options.order == SortOrder::descending;
+  return with_key_type(desc.key_type, [&](auto k) {
+    using K = decltype(k);
+    const auto input = typed<K>(data.keys);
+    std::vector<double> ms;
+    for (int i = 0; i < runs; ++i) {
+      auto copy = input;
+      const auto start = std::chrono::steady_clock::now();
+      sort_keys(copy, descending, parallel);
+      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+      if (bytes_of(copy) != data.reference) throw Error("std::sort disagrees with the reference");
+    }
+    return bench::summarize(ms).median_ms;
+  });
+}
+
+double time_sort_with_transfers(Context& ctx, const SortDesc& desc, const SortData& data, int runs) {
+  std::vector<std::byte> keys, values;
+  const auto stats = bench::time_wall(runs, [&] {
+    keys = data.keys;
+    values = data.values;
+    if (desc.value_type == ValueType::none) {
+      sort(ctx, desc.key_type, keys.data(), desc.max_count, desc.options);
+    } else {
+      sort_pairs(ctx, desc.key_type, keys.data(), desc.value_type, values.data(), desc.max_count, desc.options);
+    }
+  });
+  verify_sorted(desc, data, keys, values);
+  return stats.median_ms;
+}
+
+void plot_keys_per_second(const bench::Table& tall, const std::string& png, const bench::RunInfo& info) {
+  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
+    throw Error("--plot needs gnuplot (Debian: apt-get install gnuplot-nox)");
+  }
+  const auto dir = std::filesystem::temp_directory_path() / ("vkc-plot-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::map<std::string, std::ofstream> series;
+  for (const auto& row : tall.rows()) {
+    if (row[8].empty()) continue;  // gkeys_per_s
+    auto& out = series[row[0]];
+    if (!out.is_open()) out.open(dir / (row[0] + ".dat"));
+    out << row[5] << " " << row[8] << "\n";
+  }
+  std::ofstream script(dir / "plot.gp");
+  script << "set terminal pngcairo size 1100,700\nset output '" << png << ".tmp'\n"
+         << "set logscale xy\nset xlabel 'n (keys)'\nset ylabel 'G keys/s'\nset key left top\nset grid\n"
+         << "set title 'vkc bench sort on " << info.device << " (" << info.commit << ", " << info.date << ")'\nplot ";
+  bool first = true;
+  for (auto& [name, out] : series) {
+    out.close();
+    script << (first ? "" : ", ") << "'" << (dir / (name + ".dat")).string() << "' using 1:2 with linespoints title '"
+           << name << "'";
+    first = false;
+  }
+  script << "\n";
+  script.close();
+  const int rc = std::system(("gnuplot " + (dir / "plot.gp").string()).c_str());
+  std::filesystem::remove_all(dir);
+  if (rc != 0) throw Error("gnuplot failed to draw " + png);
+  std::filesystem::rename(png + ".tmp", png);
+}
+
+}  // namespace vkc::cli

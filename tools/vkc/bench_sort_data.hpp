@@ -1,0 +1,41 @@
+// Inputs, CPU baselines, verification and plotting for `vkc bench sort`.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness.hpp"
+#include "vkc/sort.hpp"
+
+namespace vkc::cli {
+
+struct SortData {
+  std::vector<std::byte> keys;       ///< the input keys
+  std::vector<std::byte> values;     ///< value i = i (u32 or u64), empty for keys only
+  std::vector<std::byte> reference;  ///< the keys sorted on the CPU under the order contract
+};
+
+KeyType parse_key_type(const std::string& name);
+ValueType parse_value_type(const std::string& name);
+
+/// Keys of `desc.key_type` drawn by `dist` (uniform, sorted, reverse, few, equal) from a fixed
+/// seed, values as indices, and the CPU reference order.
+SortData make_sort_data(const SortDesc& desc, const std::string& dist, std::uint64_t n);
+
+/// Throws Error unless `keys` equals the reference and every value is the index of its key.
+void verify_sorted(const SortDesc& desc, const SortData& data, const std::vector<std::byte>& keys,
+                   const std::vector<std::byte>& values);
+
+/// Median milliseconds of std::sort (one thread) or std::sort(std::execution::par) on a copy.
+double time_cpu_sort(const SortDesc& desc, const SortData& data, int runs, bool parallel);
+
+/// Median wall-clock milliseconds of the convenient API (allocate, upload, sort, download),
+/// with the last result verified.
+double time_sort_with_transfers(Context& ctx, const SortDesc& desc, const SortData& data, int runs);
+
+/// A PNG of keys/s against n on log axes, one line per algorithm, through gnuplot.
+void plot_keys_per_second(const bench::Table& tall, const std::string& png, const bench::RunInfo& info);
+
+}  // namespace vkc::cli

@@ -1,0 +1,24 @@
+// Running the CUDA peer programs (bench/peers/) and reading their JSON lines.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace vkc::cli {
+
+/// The peer executable `name` beside the vkc binary (<dir of vkc>/peers/<name>); throws Error
+/// naming the path when it is missing (built only where nvcc exists).
+std::filesystem::path peer_path(const std::string& name);
+
+/// Runs `command` and returns each line of its stdout that parses as a JSON object, as text.
+std::vector<std::string> run_peer(const std::string& command);
+
+/// Median milliseconds per n of vkc-peer-cub-sort --algo radix|merge for the given sizes.
+std::map<std::uint64_t, double> run_cub_peer(const std::string& algo, const std::string& key, const std::string& values,
+                                             const std::string& order, const std::string& dist,
+                                             const std::vector<std::uint64_t>& sizes);
+
+}  // namespace vkc::cli
