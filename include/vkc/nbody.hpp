@@ -76,7 +76,7 @@ enum class InitialConditions {
   /// Equal masses uniform in the cube [-1, 1]^3, at rest: a cold collapse.
   cube,
   /// Two disk galaxies on a collision course: each a central mass holding a third of the
-  /// galaxy's mass and an exponential disk (scale 0.25, cut at 1.2) on circular orbits; the
+  /// galaxy's mass and an exponential disk (scale 0.25, from 0.1 to 1.2) on circular orbits; the
   /// galaxies start 4 apart, approach at 0.5 with an impact parameter of 1, one disk tilted
   /// by 60 degrees. Needs n >= 4.
   collision,

@@ -105,7 +105,7 @@ void add_disk(State& s, std::size_t first, std::size_t count, double mass, const
   std::vector<double> radii(count - 1);
   for (double& r : radii) {
     do r = -scale * std::log((1 - u()) * (1 - u()));  // surface density ~ exp(-R/scale)
-    while (r > cut || r < 0.02);
+    while (r > cut || r < 0.1);  // inner orbits resolved by dt ~ 1/128
   }
   std::sort(radii.begin(), radii.end());  // so the mass inside radii[k] is k stars
   const double c = std::cos(g.tilt), sn = std::sin(g.tilt);
