@@ -11,8 +11,10 @@ int main(int argc, char** argv) {
   app.add_option("--device", common.device, "device index or name substring (default: $VKC_DEVICE, else the best GPU)");
   vkc::cli::register_info(app, common);
   vkc::cli::register_demo(app, common);
+  vkc::cli::register_nbody(app, common);
   CLI::App* bench = app.add_subcommand("bench", "benchmarks with GPU timestamps");
   bench->require_subcommand(1);
+  vkc::cli::register_bench_nbody(*bench, common);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
