@@ -1,0 +1,362 @@
+// vkc-peer-cub-sort: times cub::DeviceRadixSort and cub::DeviceMergeSort on
+// generated keys (optionally with index values) and prints one JSON line per size.
+#include "peer_common.cuh"
+
+#include <cub/device/device_merge_sort.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/version.cuh>
+
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <numeric>
+#include <type_traits>
+
+namespace {
+
+constexpr const char* kProgram = "vkc-peer-cub-sort";
+
+constexpr const char* kUsage =
+    "usage: vkc-peer-cub-sort --n N1,N2,... [options]\n"
+    "  --algo radix|merge                       cub::DeviceRadixSort or cub::DeviceMergeSort (radix)\n"
+    "  --key u32|i32|f32|u64|i64|f64            key type (u32)\n"
+    "  --value none|u32|u64                     value type; values are the original indices (none)\n"
+    "  --order asc|desc                         sort order (asc)\n"
+    "  --dist uniform|sorted|reverse|few|equal  input distribution (uniform)\n"
+    "  --n N1,N2,...                            sizes, each 1..2147483647 (required)\n"
+    "  --runs R                                 timed runs per size; the median is reported (20)\n"
+    "  --warmup W                               untimed runs before them (3)\n"
+    "  --seed S                                 generator seed (1)\n"
+    "Prints one JSON object per size on stdout; exits non-zero on an error or a wrong result.\n";
+
+enum class Algo { Radix, Merge };
+enum class Order { Ascending, Descending };
+enum class Dist { Uniform, Sorted, Reverse, Few, Equal };
+
+struct Config {
+  Algo algo = Algo::Radix;
+  Order order = Order::Ascending;
+  Dist dist = Dist::Uniform;
+  std::string algo_name, key_name, value_name, order_name, dist_name;
+  std::vector<std::uint64_t> sizes;
+  int runs = 20;
+  int warmup = 3;
+  std::uint64_t seed = 1;
+};
+
+// Stands for "no values": the keys-only sorts.
+struct NoValue {};
+
+template <typename V>
+constexpr bool kHasValues = !std::is_same_v<V, NoValue>;
+
+// "a is ordered before b" for the requested order, on host and device.
+template <typename K>
+struct Ascending {
+  __host__ __device__ bool operator()(const K& a, const K& b) const { return a < b; }
+};
+template <typename K>
+struct Descending {
+  __host__ __device__ bool operator()(const K& a, const K& b) const { return b < a; }
+};
+
+// ---------------------------------------------------------------- input data
+
+template <typename K>
+K random_key(peer::SplitMix64& rng) {
+  if constexpr (std::is_floating_point_v<K>) {
+    return static_cast<K>(-1.0e6 + 2.0e6 * rng.unit());  // uniform in [-1e6, 1e6]
+  } else {
+    using U = std::make_unsigned_t<K>;
+    const U bits = static_cast<U>(rng.next());  // uniform random bits
+    K key;
+    std::memcpy(&key, &bits, sizeof key);
+    return key;
+  }
+}
+
+template <typename K>
+std::vector<K> make_keys(Dist dist, std::size_t n, std::uint64_t seed) {
+  peer::SplitMix64 rng(seed);
+  std::vector<K> keys(n);
+  switch (dist) {
+    case Dist::Uniform:
+    case Dist::Sorted:
+    case Dist::Reverse:
+      for (K& k : keys) k = random_key<K>(rng);
+      if (dist == Dist::Sorted) std::sort(keys.begin(), keys.end(), Ascending<K>{});
+      if (dist == Dist::Reverse) std::sort(keys.begin(), keys.end(), Descending<K>{});
+      break;
+    case Dist::Few: {
+      std::vector<K> pool;
+      while (pool.size() < 16) {
+        const K k = random_key<K>(rng);
+        if (std::find(pool.begin(), pool.end(), k) == pool.end()) pool.push_back(k);
+      }
+      for (K& k : keys) k = pool[rng.next() % pool.size()];
+      break;
+    }
+    case Dist::Equal:
+      std::fill(keys.begin(), keys.end(), random_key<K>(rng));
+      break;
+  }
+  return keys;
+}
+
+// ---------------------------------------------------------------- the sort call
+
+// Working buffers: radix sort ping-pongs between [0] and [1]; merge sort sorts [0] in place.
+template <typename K, typename V>
+struct Work {
+  K* keys[2] = {nullptr, nullptr};
+  V* values[2] = {nullptr, nullptr};
+  int current = 0;  // which buffer holds the sorted output after sort()
+};
+
+// One CUB sort of work.keys[0] (and work.values[0]). With temp == nullptr it only
+// sets temp_bytes, as CUB does.
+template <typename K, typename V>
+cudaError_t cub_sort(const Config& cfg, void* temp, std::size_t& temp_bytes, Work<K, V>& work, int n,
+                     cudaStream_t stream) {
+  const bool asc = cfg.order == Order::Ascending;
+  if (cfg.algo == Algo::Radix) {
+    constexpr int kEndBit = int(sizeof(K) * 8);
+    cub::DoubleBuffer<K> keys(work.keys[0], work.keys[1]);
+    cudaError_t status;
+    if constexpr (kHasValues<V>) {
+      cub::DoubleBuffer<V> values(work.values[0], work.values[1]);
+      // CUB flips the keys' and the values' selectors together.
+      status = asc ? cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys, values, n, 0, kEndBit, stream)
+                   : cub::DeviceRadixSort::SortPairsDescending(temp, temp_bytes, keys, values, n, 0, kEndBit, stream);
+    } else {
+      status = asc ? cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys, n, 0, kEndBit, stream)
+                   : cub::DeviceRadixSort::SortKeysDescending(temp, temp_bytes, keys, n, 0, kEndBit, stream);
+    }
+    work.current = keys.selector;
+    return status;
+  }
+  work.current = 0;
+  if constexpr (kHasValues<V>) {
+    return asc ? cub::DeviceMergeSort::SortPairs(temp, temp_bytes, work.keys[0], work.values[0], n, Ascending<K>{},
+                                                 stream)
+               : cub::DeviceMergeSort::SortPairs(temp, temp_bytes, work.keys[0], work.values[0], n, Descending<K>{},
+                                                 stream);
+  } else {
+    return asc ? cub::DeviceMergeSort::SortKeys(temp, temp_bytes, work.keys[0], n, Ascending<K>{}, stream)
+               : cub::DeviceMergeSort::SortKeys(temp, temp_bytes, work.keys[0], n, Descending<K>{}, stream);
+  }
+}
+
+// ---------------------------------------------------------------- verification
+
+template <typename K, typename Before>
+std::string check_keys_only(const std::vector<K>& input, const std::vector<K>& out, Before before) {
+  std::vector<K> expected = input;
+  std::sort(expected.begin(), expected.end(), before);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (!(out[i] == expected[i])) return "key at index " + std::to_string(i) + " differs from std::sort";
+  }
+  return {};
+}
+
+// Values are the original indices. Keys in order, every (key, value) an input pair
+// and every index used once; for a stable sort, ties also keep index order. For a
+// stable sort these together say the output is exactly std::stable_sort's.
+template <typename K, typename V, typename Before>
+std::string check_pairs(const std::vector<K>& input, const std::vector<K>& keys, const std::vector<V>& values,
+                        Before before, bool stable) {
+  std::vector<bool> seen(input.size(), false);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const std::uint64_t index = values[i];
+    const std::string at = " at index " + std::to_string(i);
+    if (index >= input.size()) return "value out of range" + at;
+    if (seen[index]) return "value repeated" + at;
+    seen[index] = true;
+    if (!(input[index] == keys[i])) return "(key, value) is not an input pair" + at;
+    if (i == 0) continue;
+    if (before(keys[i], keys[i - 1])) return "keys out of order" + at;
+    if (stable && !before(keys[i - 1], keys[i]) && values[i - 1] > values[i]) return "equal keys reordered" + at;
+  }
+  return {};
+}
+
+// ---------------------------------------------------------------- one size
+
+struct Context {
+  std::string device;
+  int runtime = 0;
+};
+
+template <typename K, typename V>
+bool run_size(const Config& cfg, const Context& ctx, int n, cudaStream_t stream) {
+  const std::size_t count = static_cast<std::size_t>(n);
+  const bool radix = cfg.algo == Algo::Radix;
+
+  const std::vector<K> input = make_keys<K>(cfg.dist, count, cfg.seed);
+  peer::DeviceBuffer<K> pristine_keys(count), keys0(count), keys1(radix ? count : 0);
+  peer::upload(pristine_keys, input);
+  Work<K, V> work;
+  work.keys[0] = keys0.get();
+  work.keys[1] = keys1.get();
+
+  using ValueStorage = std::conditional_t<kHasValues<V>, V, char>;
+  peer::DeviceBuffer<ValueStorage> pristine_values, values0, values1;
+  if constexpr (kHasValues<V>) {
+    std::vector<V> indices(count);
+    std::iota(indices.begin(), indices.end(), V{0});
+    pristine_values = peer::DeviceBuffer<V>(count);
+    values0 = peer::DeviceBuffer<V>(count);
+    values1 = peer::DeviceBuffer<V>(radix ? count : 0);
+    peer::upload(pristine_values, indices);
+    work.values[0] = values0.get();
+    work.values[1] = values1.get();
+  }
+
+  std::size_t temp_bytes = 0;
+  PEER_CUDA(cub_sort(cfg, nullptr, temp_bytes, work, n, stream));
+  peer::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
+
+  peer::EventTimer timer;
+  std::vector<float> samples;
+  for (int r = 0; r < cfg.warmup + cfg.runs; ++r) {
+    // Restore the unsorted input; enqueued before the start event, so not timed.
+    PEER_CUDA(cudaMemcpyAsync(work.keys[0], pristine_keys.get(), pristine_keys.bytes(), cudaMemcpyDeviceToDevice,
+                              stream));
+    if constexpr (kHasValues<V>) {
+      PEER_CUDA(cudaMemcpyAsync(work.values[0], pristine_values.get(), pristine_values.bytes(),
+                                cudaMemcpyDeviceToDevice, stream));
+    }
+    timer.start(stream);
+    PEER_CUDA(cub_sort(cfg, temp.get(), temp_bytes, work, n, stream));
+    timer.stop(stream);
+    const float ms = timer.elapsed_ms();
+    if (r >= cfg.warmup) samples.push_back(ms);
+  }
+  PEER_CUDA(cudaStreamSynchronize(stream));
+  PEER_CUDA(cudaGetLastError());
+
+  const std::vector<K> out_keys = peer::download(work.keys[work.current], count);
+  std::string failure;
+  auto verify = [&](auto before) {
+    if constexpr (kHasValues<V>) {
+      const std::vector<V> out_values = peer::download(work.values[work.current], count);
+      failure = check_pairs(input, out_keys, out_values, before, /*stable=*/radix);
+    } else {
+      failure = check_keys_only(input, out_keys, before);
+    }
+  };
+  if (cfg.order == Order::Ascending) {
+    verify(Ascending<K>{});
+  } else {
+    verify(Descending<K>{});
+  }
+
+  const peer::Summary t = peer::summarize(samples);
+  std::printf(
+      "{\"peer\":\"cub\",\"algorithm\":%s,\"key_type\":%s,\"value_type\":%s,\"order\":%s,\"dist\":%s,"
+      "\"n\":%d,\"median_ms\":%s,\"min_ms\":%s,\"runs\":%d,\"verified\":%s,\"device\":%s,"
+      "\"cuda_runtime\":%d,\"cub_version\":%d}\n",
+      peer::json_string("cub_" + cfg.algo_name).c_str(), peer::json_string(cfg.key_name).c_str(),
+      peer::json_string(cfg.value_name).c_str(), peer::json_string(cfg.order_name).c_str(),
+      peer::json_string(cfg.dist_name).c_str(), n, peer::json_number(t.median_ms).c_str(),
+      peer::json_number(t.min_ms).c_str(), cfg.runs, failure.empty() ? "true" : "false",
+      peer::json_string(ctx.device).c_str(), ctx.runtime, int(CUB_VERSION));
+  std::fflush(stdout);
+  if (!failure.empty()) {
+    std::fprintf(stderr, "%s: error: wrong result for n=%d: %s\n", kProgram, n, failure.c_str());
+  }
+  return failure.empty();
+}
+
+// ---------------------------------------------------------------- command line
+
+template <typename E>
+E choose(const std::string& option, const std::string& value,
+         std::initializer_list<std::pair<const char*, E>> choices) {
+  std::string names;
+  for (const auto& [name, e] : choices) {
+    if (value == name) return e;
+    names += names.empty() ? name : std::string("|") + name;
+  }
+  throw peer::Error("option " + option + ": expected " + names + ", got '" + value + "'");
+}
+
+int parse_count(peer::Args& args, const char* option, const char* fallback, int minimum) {
+  const std::uint64_t value = peer::parse_u64(args.get(option, fallback), option);
+  if (value < std::uint64_t(minimum) || value > 1000000) {
+    throw peer::Error(std::string("option ") + option + ": must be in " + std::to_string(minimum) + "..1000000");
+  }
+  return int(value);
+}
+
+Config parse(peer::Args& args) {
+  Config cfg;
+  cfg.algo_name = args.get("--algo", "radix");
+  cfg.algo = choose<Algo>("--algo", cfg.algo_name, {{"radix", Algo::Radix}, {"merge", Algo::Merge}});
+  cfg.key_name = args.get("--key", "u32");
+  choose<int>("--key", cfg.key_name, {{"u32", 0}, {"i32", 0}, {"f32", 0}, {"u64", 0}, {"i64", 0}, {"f64", 0}});
+  cfg.value_name = args.get("--value", "none");
+  choose<int>("--value", cfg.value_name, {{"none", 0}, {"u32", 0}, {"u64", 0}});
+  cfg.order_name = args.get("--order", "asc");
+  cfg.order = choose<Order>("--order", cfg.order_name, {{"asc", Order::Ascending}, {"desc", Order::Descending}});
+  cfg.dist_name = args.get("--dist", "uniform");
+  cfg.dist = choose<Dist>("--dist", cfg.dist_name,
+                          {{"uniform", Dist::Uniform},
+                           {"sorted", Dist::Sorted},
+                           {"reverse", Dist::Reverse},
+                           {"few", Dist::Few},
+                           {"equal", Dist::Equal}});
+  cfg.sizes = peer::parse_sizes(args.require("--n"), "--n");
+  for (const std::uint64_t n : cfg.sizes) {
+    if (n > std::uint64_t(INT_MAX)) throw peer::Error("--n: sizes above 2147483647 are not supported");
+  }
+  cfg.runs = parse_count(args, "--runs", "20", 1);
+  cfg.warmup = parse_count(args, "--warmup", "3", 0);
+  cfg.seed = peer::parse_u64(args.get("--seed", "1"), "--seed");
+  args.reject_unknown();
+  return cfg;
+}
+
+template <typename F>
+void with_value_type(const std::string& name, F&& f) {
+  if (name == "none") return f(NoValue{});
+  if (name == "u32") return f(std::uint32_t{});
+  return f(std::uint64_t{});
+}
+
+template <typename F>
+void with_key_type(const std::string& name, F&& f) {
+  if (name == "u32") return f(std::uint32_t{});
+  if (name == "i32") return f(std::int32_t{});
+  if (name == "f32") return f(float{});
+  if (name == "u64") return f(std::uint64_t{});
+  if (name == "i64") return f(std::int64_t{});
+  return f(double{});
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return peer::guarded_main(kProgram, [&] {
+    peer::Args args(argc, argv);
+    if (args.has_flag("--help") || args.has_flag("-h")) {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    const Config cfg = parse(args);
+
+    PEER_CUDA(cudaSetDevice(0));
+    const Context ctx{peer::device_name(0), peer::runtime_version()};
+    peer::Stream stream;
+
+    bool all_ok = true;
+    with_key_type(cfg.key_name, [&](auto key) {
+      with_value_type(cfg.value_name, [&](auto value) {
+        using K = decltype(key);
+        using V = decltype(value);
+        for (const std::uint64_t n : cfg.sizes) all_ok = run_size<K, V>(cfg, ctx, int(n), stream.get()) && all_ok;
+      });
+    });
+    return all_ok ? 0 : 1;
+  });
+}
