@@ -1,0 +1,49 @@
+// Sort elements and the compare-exchange of bitonic networks: an element is an ordered key of
+// one or two words (keys.glsl's to_ordered form) plus zero, one or two payload words.
+#ifndef VKC_COMPARE_EXCHANGE_GLSL
+#define VKC_COMPARE_EXCHANGE_GLSL
+
+// k0 is the low word of the ordered key, k1 the high word (0 for one-word keys); v0, v1 the value.
+struct Elem {
+  uint k0;
+  uint k1;
+  uint v0;
+  uint v1;
+};
+
+// Whether a sorts after b. key_words is a specialization constant: the unused branch folds away.
+bool elem_after(Elem a, Elem b, uint key_words) {
+  if (key_words == 1u) return a.k0 > b.k0;
+  return a.k1 > b.k1 || (a.k1 == b.k1 && a.k0 > b.k0);
+}
+
+// The network's order at stage `stage` for global position q: ascending unless bit `stage` of q
+// differs from that bit of n - 1. This is the classic direction mask with the block that holds
+// the last real element always ascending, so a comparator that reaches past n (into virtual
+// +inf padding) would leave the padding where it is: such comparators are skipped, and no real
+// element ever moves to a position >= n.
+bool ascending_at(uint q, uint stage, uint n) {
+  return stage >= 32u || (((q ^ (n - 1u)) >> stage) & 1u) == 0u;
+}
+
+// Orders the pair (lo at the lower position, hi at the higher) for an ascending or descending
+// block, unless the higher position is past the end (the comparator then does nothing).
+void compare_exchange(inout Elem lo, inout Elem hi, bool ascending, bool hi_is_real, uint key_words) {
+  const bool out_of_order = ascending ? elem_after(lo, hi, key_words) : elem_after(hi, lo, key_words);
+  if (hi_is_real && out_of_order) {
+    const Elem t = lo;
+    lo = hi;
+    hi = t;
+  }
+}
+
+// One side of a compare-exchange whose two elements live in different invocations: `mine` is
+// this invocation's element, `other` its partner's; both sides compute the same decision.
+Elem keep_or_take(Elem mine, Elem other, bool mine_is_lower, bool ascending, bool hi_is_real, uint key_words) {
+  const Elem lo = mine_is_lower ? mine : other;
+  const Elem hi = mine_is_lower ? other : mine;
+  const bool out_of_order = ascending ? elem_after(lo, hi, key_words) : elem_after(hi, lo, key_words);
+  return (hi_is_real && out_of_order) ? other : mine;
+}
+
+#endif

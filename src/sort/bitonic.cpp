@@ -1,0 +1,112 @@
+// Bitonic sort: subgroup shuffles, shared-memory tiles and multi-stride global passes.
+//
+// The network is the classic bitonic one over the next power of two above the count, with the
+// block that holds the last element always ascending; positions past the count are virtual
+// padding that never moves, so nothing is allocated for it (shaders/common/compare_exchange.glsl).
+// One shader, shaders/sort/bitonic/tile.comp, does every pass: the local sort of each tile, the
+// strides of a stage that lie outside a tile (up to tile_bits - 5 of them per pass), and each
+// stage's merge within the tile. A count that fits one tile is sorted by one dispatch.
+#include "sort/bitonic.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "core/kernels.hpp"
+#include "core/pipeline.hpp"
+
+namespace vkc::sorting {
+namespace {
+
+// Global passes keep runs of at least 2^5 = 32 consecutive elements so that accesses coalesce.
+constexpr std::uint32_t kRunBits = 5;
+// Stages of a tile at least this large are split over sub-tiles in registers (SUB_BITS > 0)
+// only when the sort has many tiles; below it, more workgroups matter more than fewer passes.
+constexpr std::uint64_t kSubTileMinCount = 1u << 20;
+
+std::uint32_t ceil_log2(std::uint64_t x) { return x <= 1 ? 0 : static_cast<std::uint32_t>(std::bit_width(x - 1)); }
+
+// The largest power-of-two tile whose padded shared arrays (33 words per 32) fit the device.
+std::uint32_t max_tile_bits(const DeviceInfo& device, std::uint32_t words) {
+  std::uint32_t bits = 0;
+  while ((std::uint64_t{2} << bits) * 33 / 32 * words * 4 <= device.shared_memory_bytes) ++bits;
+  return bits;
+}
+
+struct Push {
+  std::uint32_t k_first, k_last, c, lo, bottom;
+};
+
+class Bitonic final : public Algorithm {
+ public:
+  SortAlgorithm id() const override { return SortAlgorithm::bitonic; }
+  bool stable() const override { return false; }
+  std::uint64_t temporary_bytes(const DeviceInfo&, const SortDesc&) const override { return 0; }
+  void record(Context& ctx, Recorder& r, const Job& job) const override {
+    record_bitonic(ctx, r, job, bitonic_tuning(ctx.info(), job));
+  }
+};
+
+}  // namespace
+
+std::uint32_t BitonicTuning::tile_bits() const {
+  return static_cast<std::uint32_t>(std::countr_zero(workgroup_size)) + e_bits;
+}
+
+BitonicTuning bitonic_tuning(const DeviceInfo& device, const Job& job) {
+  const std::uint32_t words = job.key_words() + job.value_words();
+  const std::uint32_t max_invocations = std::min(device.max_workgroup_invocations, device.max_workgroup_size[0]);
+  // At least 128 invocations: a multiple of every subgroup size, as full subgroups require.
+  const std::uint32_t min_wg_bits = std::max<std::uint32_t>(7, ceil_log2(device.max_subgroup_size));
+  BitonicTuning t;
+  t.e_bits = 3;  // 8 elements per invocation: register steps for the 3 lowest bits of every stage
+  std::uint32_t tile = std::min(max_tile_bits(device, words), std::max(ceil_log2(job.max_count), min_wg_bits + 3));
+  std::uint32_t wg_bits = std::min<std::uint32_t>(tile - t.e_bits, std::bit_width(max_invocations) - 1);
+  t.e_bits = tile - wg_bits;
+  t.workgroup_size = 1u << wg_bits;
+  if (job.max_count >= kSubTileMinCount) t.sub_bits = words == 1 ? 2 : words == 2 ? 1 : 0;
+  return t;
+}
+
+std::vector<BitonicPass> bitonic_plan(const BitonicTuning& tuning, std::uint64_t max_count) {
+  const std::uint32_t big = tuning.tile_bits() + tuning.sub_bits;
+  const std::uint32_t stages = ceil_log2(max_count);
+  std::vector<BitonicPass> plan;
+  if (stages == 0) return plan;
+  const std::uint64_t tiles = groups_for(max_count, std::uint64_t{1} << big);
+  plan.push_back({1, std::min(stages, big), big, big, 0, tiles});
+  for (std::uint32_t k = big + 1; k <= stages; ++k) {
+    // The strides 2^(k-1) .. 2^big, highest first, up to big - kRunBits of them per pass.
+    for (std::uint32_t hi = k - 1; hi >= big;) {
+      const std::uint32_t g = std::min(hi - big + 1, big - kRunBits);
+      const std::uint32_t lo = hi - g + 1, c = big - g;
+      const std::uint64_t blocks = groups_for(max_count, std::uint64_t{1} << (lo + g));
+      plan.push_back({k, k, c, lo, c, blocks << (lo - c)});
+      hi = lo - 1;
+    }
+    plan.push_back({k, k, big, big, 0, tiles});
+  }
+  return plan;
+}
+
+void record_bitonic(Context& ctx, Recorder& r, const Job& job, const BitonicTuning& tuning) {
+  const Pipeline& p = pipeline(ctx, {.shader = "sort/bitonic/tile",
+                                     .specialization = {tuning.workgroup_size, job.key_words(), job.value_words(),
+                                                        key_kind(job.key_type), job.descending() ? 1u : 0u,
+                                                        tuning.e_bits, tuning.sub_bits, tuning.tile_bits()},
+                                     .bindings = 3,
+                                     .push_bytes = sizeof(Push),
+                                     .full_subgroups = true});
+  const Binding values = job.has_values() ? job.values : job.count;
+  const Binding bindings[] = {job.count, job.keys, values};
+  for (const BitonicPass& pass : bitonic_plan(tuning, job.max_count)) {
+    const Push push{pass.k_first, pass.k_last, pass.c, pass.lo, pass.bottom};
+    r.dispatch(p, bindings, &push, sizeof push, pass.groups);
+  }
+}
+
+const Algorithm* bitonic_algorithm() {
+  static const Bitonic instance;
+  return &instance;
+}
+
+}  // namespace vkc::sorting

@@ -1,0 +1,34 @@
+// The bitonic sort's tuning and pass plan, visible to its probe (bench/probes/bitonic.cpp) so
+// that several tunings can be timed in one run on a device.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sort/algorithm.hpp"
+
+namespace vkc::sorting {
+
+struct BitonicTuning {
+  std::uint32_t workgroup_size = 0;  ///< invocations per workgroup
+  std::uint32_t e_bits = 3;          ///< log2 of elements per invocation per shared tile
+  std::uint32_t sub_bits = 0;        ///< log2 of shared tiles a workgroup holds in registers
+  std::uint32_t tile_bits() const;   ///< log2 of the shared tile
+};
+
+/// One dispatch of shaders/sort/bitonic/tile.comp (its push constants, and its grid).
+struct BitonicPass {
+  std::uint32_t k_first, k_last, c, lo, bottom;
+  std::uint64_t groups;
+};
+
+/// The tuning the dispatcher picks for a job on a device (see docs/perf-notes-bitonic.md).
+BitonicTuning bitonic_tuning(const DeviceInfo& device, const Job& job);
+
+/// The passes that sort max_count elements with a tuning.
+std::vector<BitonicPass> bitonic_plan(const BitonicTuning& tuning, std::uint64_t max_count);
+
+/// Records the sort with an explicit tuning.
+void record_bitonic(Context& ctx, Recorder& r, const Job& job, const BitonicTuning& tuning);
+
+}  // namespace vkc::sorting
