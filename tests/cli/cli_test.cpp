@@ -1,0 +1,118 @@
+// vkc info and the runtime's failure modes, seen from the command line: one clear line on
+// stderr and a non-zero exit, never a crash or a hang.
+#include <gmock/gmock.h>
+#include <sys/wait.h>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "cli/run.hpp"
+#include "support/gpu_test.hpp"
+
+namespace vkc::test {
+
+std::filesystem::path scratch_dir() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  auto dir = std::filesystem::temp_directory_path() /
+             ("vkc-cli-" + std::string(info->name()) + "-" + std::to_string(std::random_device{}()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+namespace {
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+}  // namespace
+
+Outcome run_vkc(const std::string& args, const std::filesystem::path& dir, const std::string& env) {
+  const auto out = dir / "stdout.txt", err = dir / "stderr.txt";
+  // The same device as the test's context, named explicitly: no fallback note on stderr.
+  const std::string device = "VKC_DEVICE=" + std::to_string(context().info().index) + " ";
+  const std::string command = device + env + "'" VKC_EXECUTABLE "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
+  const int raw = std::system(command.c_str());
+  Outcome o;
+  o.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  o.out = slurp(out);
+  o.err = slurp(err);
+  std::filesystem::remove(out);
+  std::filesystem::remove(err);
+  return o;
+}
+
+int line_count(const std::string& text) {
+  int lines = 0;
+  for (char c : text) lines += c == '\n';
+  return lines + (!text.empty() && text.back() != '\n');
+}
+
+namespace {
+
+using ::testing::HasSubstr;
+
+class CliInfo : public GpuTest {};
+
+TEST_F(CliInfo, ListsTheDeviceWithItsLimits) {
+  const auto dir = scratch_dir();
+  const auto o = run_vkc("info", dir);
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_THAT(o.out, HasSubstr(ctx().info().name));
+  EXPECT_THAT(o.out, HasSubstr("subgroup size         " + std::to_string(ctx().info().subgroup_size)));
+  EXPECT_THAT(o.out, HasSubstr("shared memory"));
+  EXPECT_THAT(o.out, HasSubstr("timestamp period"));
+  EXPECT_THAT(o.err, Not(HasSubstr("validation message")));
+}
+
+TEST_F(CliInfo, JsonNamesEveryField) {
+  const auto dir = scratch_dir();
+  const auto o = run_vkc("info --json", dir);
+  EXPECT_EQ(o.status, 0) << o.err;
+  for (const char* key : {"\"name\"", "\"driver\"", "\"api_version\"", "\"type\"", "\"subgroup_size\"",
+                          "\"min_subgroup_size\"", "\"subgroup_operations\"", "\"shared_memory_bytes\"",
+                          "\"max_workgroup_invocations\"", "\"memory_heaps\"", "\"timestamp_period_ns\""}) {
+    EXPECT_THAT(o.out, HasSubstr(key));
+  }
+}
+
+TEST_F(CliInfo, BadDeviceIndexIsOneLineAndAFailure) {
+  const auto o = run_vkc("--device 42 info", scratch_dir());
+  EXPECT_NE(o.status, 0);
+  EXPECT_EQ(line_count(o.err), 1) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("no Vulkan device with index 42"));
+}
+
+TEST_F(CliInfo, MissingLoaderIsOneLineAndAFailure) {
+  const auto o = run_vkc("info", scratch_dir(), "VKC_VULKAN_LIBRARY=/nonexistent/libvulkan.so.1 ");
+  EXPECT_NE(o.status, 0);
+  EXPECT_EQ(line_count(o.err), 1) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("cannot open the Vulkan loader"));
+}
+
+TEST_F(CliInfo, MachineWithoutVulkanDeviceIsOneLineAndAFailure) {
+  const auto o = run_vkc("demo", scratch_dir(), "VK_DRIVER_FILES=/nonexistent.json VK_ICD_FILENAMES=/nonexistent.json ");
+  EXPECT_NE(o.status, 0);
+  EXPECT_EQ(line_count(o.err), 1) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("no Vulkan driver found"));
+}
+
+TEST_F(CliInfo, AllocationBeyondTheDeviceIsOneLineAndAFailure) {
+  if (ctx().info().max_storage_buffer_range >= (256u << 20)) GTEST_SKIP() << "this device holds 256 MiB buffers";
+  const auto o = run_vkc("demo --count 67108864", scratch_dir());
+  EXPECT_NE(o.status, 0);
+  EXPECT_EQ(line_count(o.err), 1) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("maxStorageBufferRange"));
+}
+
+TEST_F(CliInfo, DemoDispatchIsVerified) {
+  const auto o = run_vkc("demo --count 100003", scratch_dir());
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_THAT(o.out, HasSubstr("verified"));
+}
+
+}  // namespace
+}  // namespace vkc::test

@@ -1,0 +1,167 @@
+// vkc sort through files: .npy and raw round trips against std::stable_sort, argsort as a
+// uint64 .npy, and every bad input refused with one line, a non-zero exit and no output file.
+#include <gmock/gmock.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <numeric>
+
+#include "cli/run.hpp"
+#include "io/npy.hpp"
+#include "support/gpu_test.hpp"
+
+namespace vkc::test {
+namespace {
+
+using ::testing::HasSubstr;
+
+class CliSort : public GpuTest {
+ protected:
+  void SetUp() override {
+    GpuTest::SetUp();
+    dir_ = scratch_dir();
+  }
+  void TearDown() override {
+    std::filesystem::remove_all(dir_);
+    GpuTest::TearDown();
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  template <class T>
+  std::vector<T> random(std::size_t n) {
+    auto rng = rng_for_current_test();
+    std::vector<T> v(n);
+    for (auto& x : v) x = static_cast<T>(static_cast<std::int64_t>(rng() % 2000001) - 1000000) / T(3);
+    return v;
+  }
+
+  template <class T>
+  void write_npy(const std::string& name, io::DType d, const std::vector<T>& v) {
+    io::write_npy(path(name), d, std::as_bytes(std::span(v)), {v.size()});
+  }
+
+  // Refused: non-zero exit, exactly one line naming `needle`, no output file.
+  void expect_refused(const std::string& args, const std::string& needle) {
+    const auto o = run_vkc(args, dir_);
+    EXPECT_NE(o.status, 0) << args;
+    EXPECT_EQ(line_count(o.err), 1) << o.err;
+    EXPECT_THAT(o.err, HasSubstr(needle)) << args;
+    for (const auto& entry : std::filesystem::directory_iterator(dir_)) {
+      EXPECT_THAT(entry.path().filename().string(), Not(HasSubstr("out"))) << "a file was left behind";
+    }
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(CliSort, SortsANpyFileLikeStdSort) {
+  const auto keys = random<float>(100003);
+  write_npy("in.npy", io::DType::f32, keys);
+  const auto before = io::read_npy(path("in.npy")).bytes;
+  const auto o = run_vkc("sort " + path("in.npy") + " -o " + path("out.npy"), dir_);
+  ASSERT_EQ(o.status, 0) << o.err;
+  const auto out = io::read_npy(path("out.npy"));
+  EXPECT_EQ(out.dtype, io::DType::f32);
+  std::vector<float> expected = keys;
+  std::stable_sort(expected.begin(), expected.end());
+  EXPECT_EQ(std::memcmp(out.bytes.data(), expected.data(), out.bytes.size()), 0);
+  EXPECT_EQ(io::read_npy(path("in.npy")).bytes, before) << "the input changed";
+}
+
+TEST_F(CliSort, SortsRawInt64DescendingWithEveryAlgorithm) {
+  const auto keys = random<std::int64_t>(5000);
+  io::write_raw(path("in.bin"), std::as_bytes(std::span(keys)));
+  for (const char* algo : {"bitonic", "bitonic_transpose", "odd_even", "radix"}) {
+    const auto o = run_vkc(std::string("sort --type i64 --order desc --algo ") + algo + " " + path("in.bin") + " -o " +
+                               path("out.bin"),
+                           dir_);
+    ASSERT_EQ(o.status, 0) << algo << ": " << o.err;
+    const auto out = io::read_raw(path("out.bin"), io::DType::i64);
+    std::vector<std::int64_t> expected = keys;
+    std::sort(expected.begin(), expected.end(), std::greater<>());
+    EXPECT_EQ(std::memcmp(out.bytes.data(), expected.data(), out.bytes.size()), 0) << algo;
+  }
+}
+
+TEST_F(CliSort, ArgsortWritesTheStablePermutationAsUint64) {
+  std::vector<std::uint32_t> keys(20000);
+  auto rng = rng_for_current_test();
+  for (auto& k : keys) k = rng() % 50;  // many ties: only a stable sort gives the reference
+  write_npy("in.npy", io::DType::u32, keys);
+  const auto o = run_vkc("sort --argsort " + path("in.npy") + " -o " + path("out.npy"), dir_);
+  ASSERT_EQ(o.status, 0) << o.err;
+  const auto out = io::read_npy(path("out.npy"));
+  ASSERT_EQ(out.dtype, io::DType::u64);
+  std::vector<std::uint64_t> perm(out.count());
+  std::memcpy(perm.data(), out.bytes.data(), out.bytes.size());
+  std::vector<std::uint64_t> expected(keys.size());
+  std::iota(expected.begin(), expected.end(), 0);
+  std::stable_sort(expected.begin(), expected.end(), [&](auto a, auto b) { return keys[a] < keys[b]; });
+  EXPECT_EQ(perm, expected);
+}
+
+TEST_F(CliSort, EmptyArrayRoundTrips) {
+  write_npy("in.npy", io::DType::u64, std::vector<std::uint64_t>{});
+  const auto o = run_vkc("sort " + path("in.npy") + " -o " + path("out.npy"), dir_);
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(io::read_npy(path("out.npy")).count(), 0u);
+}
+
+TEST_F(CliSort, RefusesAMissingFile) { expect_refused("sort " + path("nope.npy") + " -o " + path("out.npy"), "nope.npy"); }
+
+TEST_F(CliSort, RefusesATruncatedNpy) {
+  write_npy("in.npy", io::DType::u32, std::vector<std::uint32_t>(1000, 7));
+  std::filesystem::resize_file(path("in.npy"), 300);
+  expect_refused("sort " + path("in.npy") + " -o " + path("out.npy"), "truncated");
+}
+
+TEST_F(CliSort, RefusesARawSizeThatIsNotAMultipleOfTheType) {
+  std::ofstream(path("in.bin")) << "0123456789";
+  expect_refused("sort --type u64 " + path("in.bin") + " -o " + path("out.bin"), "not a multiple");
+}
+
+TEST_F(CliSort, RefusesRawInputWithoutAType) {
+  std::ofstream(path("in.bin")) << "01234567";
+  expect_refused("sort " + path("in.bin") + " -o " + path("out.bin"), "--type");
+}
+
+TEST_F(CliSort, RefusesBigEndianAndObjectDtypes) {
+  for (const char* descr : {">u4", "|O"}) {
+    std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (2,), }";
+    header.resize(117, ' ');
+    header += '\n';
+    std::ofstream f(path("in.npy"), std::ios::binary);
+    f << "\x93NUMPY" << '\x01' << '\x00' << static_cast<char>(header.size()) << '\x00' << header << "abcdefgh";
+    f.close();
+    expect_refused("sort " + path("in.npy") + " -o " + path("out.npy"), descr);
+  }
+}
+
+TEST_F(CliSort, RefusesFortranOrderAndTwoDimensions) {
+  std::vector<float> grid(12, 1.0f);
+  io::write_npy(path("in.npy"), io::DType::f32, std::as_bytes(std::span(grid)), {3, 4});
+  expect_refused("sort " + path("in.npy") + " -o " + path("out.npy"), "one-dimensional");
+  std::string header = "{'descr': '<f4', 'fortran_order': True, 'shape': (2,), }";
+  header.resize(117, ' ');
+  header += '\n';
+  std::ofstream f(path("f.npy"), std::ios::binary);
+  f << "\x93NUMPY" << '\x01' << '\x00' << static_cast<char>(header.size()) << '\x00' << header << "abcdefgh";
+  f.close();
+  expect_refused("sort " + path("f.npy") + " -o " + path("out.npy"), "ortran");
+}
+
+TEST_F(CliSort, RefusesAnOutputThatCannotBeWritten) {
+  write_npy("in.npy", io::DType::u32, std::vector<std::uint32_t>{3, 1, 2});
+  expect_refused("sort " + path("in.npy") + " -o " + path("no-such-dir/out.npy"), "no-such-dir");
+}
+
+TEST_F(CliSort, RefusesToOverwriteItsInput) {
+  write_npy("in.npy", io::DType::u32, std::vector<std::uint32_t>{3, 1, 2});
+  const auto before = io::read_npy(path("in.npy")).bytes;
+  expect_refused("sort " + path("in.npy") + " -o " + path("in.npy"), "never modifies its input");
+  EXPECT_EQ(io::read_npy(path("in.npy")).bytes, before);
+}
+
+}  // namespace
+}  // namespace vkc::test
