@@ -1,0 +1,6 @@
+// vkcompute: sorting and N-body simulation in Vulkan compute shaders. The umbrella header.
+#pragma once
+
+#include "vkc/context.hpp"
+#include "vkc/nbody.hpp"
+#include "vkc/sort.hpp"
