@@ -14,6 +14,17 @@
 // argsort through them gives the stable permutation. `bitonic` and `bitonic_transpose` are not
 // stable: equal keys may come out in any order (their values with them).
 //
+// ## odd_even: cost, and when to choose it
+// Each workgroup sorts a tile of B elements in shared memory by odd-even transposition (B fills
+// shared memory on a GPU: 6142 32-bit or 4094 64-bit keys in 48 KiB; 512 on a CPU device), then
+// rounds of merge-split between neighbouring B/2-element blocks follow, one dispatch each, up
+// to 2n/B - 1 of them: O(n^2 / B) work for random input, and a recorded command buffer that
+// holds two dispatches per possible round. Both stages stop as soon as a pass changes nothing
+// (decided on the GPU), so input that is sorted, or whose keys lie within a block of their
+// place, costs about one read of the keys plus the empty rounds. Choose it for nearly sorted
+// arrays, small ones especially; a random tile needs up to B phases, each a workgroup barrier,
+// so for random input radix or bitonic is far faster (BENCHMARKS.md).
+//
 // ## Sizes
 // Any count from 0 to 2^32 - 1 elements, limited also by the device: every buffer must fit in
 // maxStorageBufferRange (4 GiB on NVIDIA, 128 MiB on lavapipe), and Error says which limit a

@@ -1,7 +1,7 @@
 // Block odd-even transposition sort: each workgroup sorts a tile in shared memory by odd-even
 // transposition, then rounds of merge-split between neighbouring half-tile blocks (odd pairs,
 // even pairs, ...) until a round changes nothing. Each round is an indirect dispatch whose grid
-// a one-invocation kernel empties once a round changed nothing, so no host read-back is needed.
+// the round's last workgroup empties once a round changed nothing: no host read-back.
 // Stable: elements move only past strictly greater keys, and merges take the left block first.
 #include "sort/odd_even.hpp"
 
@@ -15,22 +15,27 @@ namespace vkc::sorting {
 namespace {
 
 // The control block at the start of the algorithm's scratch (shaders/sort/odd_even/control.glsl):
-// dispatch arguments (3 words), changed, 3 unused, rounds.
+// dispatch arguments (3 words), changed, done, 2 unused, rounds.
 constexpr std::uint32_t kControlBytes = 32;
 constexpr std::uint32_t kRoundsOffset = 28;
 constexpr std::uint32_t kVoteBytes = 8;  // the tile sort's two vote words in shared memory
+constexpr std::uint32_t kSoftwareTile = 512;
 
 struct Kernels {
   const Pipeline* begin;
   const Pipeline* tile_sort;
   const Pipeline* merge_split;
-  const Pipeline* end_round;
   std::uint32_t tile;
 };
 
 std::uint32_t workgroup_size(const DeviceInfo& device, std::uint32_t tile) {
-  // One invocation per pair of the tile, up to the device's limit; each loops over the rest.
-  return std::min({tile / 2, device.max_workgroup_invocations, device.max_workgroup_size[0], 1024u});
+  // A CPU implementation runs a workgroup's subgroups one after another and switches between
+  // them at every barrier: 64 invocations sorted 65537 keys 1.6x faster than 256 on lavapipe
+  // (docs/perf-notes-oddeven.md). Note lavapipe also ends any loop nest after 65535 iterations,
+  // which a tile of 4094 with fewer than ~140 invocations would pass.
+  const std::uint32_t wanted = device.is_software() ? 64u : 1024u;
+  // Otherwise one invocation per pair of the tile, up to the device's limit; each loops over the rest.
+  return std::min({tile / 2, wanted, device.max_workgroup_invocations, device.max_workgroup_size[0]});
 }
 
 Kernels kernels(Context& ctx, const Job& job) {
@@ -42,7 +47,6 @@ Kernels kernels(Context& ctx, const Job& job) {
   return {&pipeline(ctx, {.shader = "sort/odd_even/begin", .specialization = {tile / 2}, .bindings = 2, .push_bytes = 4}),
           &pipeline(ctx, {.shader = "sort/odd_even/tile_sort", .specialization = spec, .bindings = 3}),
           &pipeline(ctx, {.shader = "sort/odd_even/merge_split", .specialization = spec, .bindings = 4, .push_bytes = 4}),
-          &pipeline(ctx, {.shader = "sort/odd_even/end_round", .bindings = 1}),
           tile};
 }
 
@@ -64,13 +68,11 @@ class OddEven final : public Algorithm {
     r.dispatch(*k.tile_sort, tile_bindings, nullptr, 0, groups_for(job.max_count, k.tile));
 
     const Binding merge_bindings[] = {job.count, job.keys, values, control};
-    const Binding end_bindings[] = {control};
     const std::uint64_t rounds = odd_even_round_bound(ctx.info(), job.key_type, job.max_count);
     for (std::uint64_t round = 1; round <= rounds; ++round) {
       const std::uint32_t first_block = round % 2;  // the tile sort was round 0, the even pairs
       r.dispatch_indirect(*k.merge_split, merge_bindings, &first_block, sizeof first_block, control.buffer,
                           control.offset);
-      r.dispatch(*k.end_round, end_bindings, nullptr, 0, 1);
     }
   }
 };
@@ -82,6 +84,10 @@ std::uint32_t odd_even_tile(const DeviceInfo& device, KeyType key_type) {
   // so that a tile is two merge-split blocks.
   const std::uint32_t element_bytes = static_cast<std::uint32_t>(key_bytes(key_type)) + 4;
   const std::uint32_t tile = (device.shared_memory_bytes - kVoteBytes) / element_bytes;
+  // On a CPU implementation a tile's O(B^2) transposition phases dominate: 65537 random keys
+  // took 5.5 s with the 4094 that 32 KiB hold and 1.4 s with 512 on lavapipe, where the test
+  // suite runs (docs/perf-notes-oddeven.md). GPUs fill their shared memory.
+  if (device.is_software()) return std::min(tile, kSoftwareTile) & ~1u;
   return tile & ~1u;
 }
 

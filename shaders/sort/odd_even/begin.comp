@@ -21,5 +21,6 @@ void main() {
   const uint x = min(pairs, pc.max_groups_x);
   control.args = uvec3(x, x == 0u ? 0u : (pairs + x - 1u) / x, 1u);
   control.changed = 0u;
+  control.done = 0u;
   control.rounds = 0u;
 }

@@ -1,7 +1,7 @@
 // One round of block odd-even merge-split: each workgroup merges two neighbouring sorted blocks
 // of HALF elements, stably (left first on ties), lower half to the left block, upper to the right.
 // Reads binding 0 (count); reads and writes bindings 1 (keys), 2 (values, when VALUE_WORDS > 0)
-// and 3 (control: counts the pairs it changed).
+// and 3 (control: the round's votes, and the grid of later rounds).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "tile.glsl"
@@ -42,17 +42,33 @@ void merge_path(uint m) {
   }
 }
 
+// Invocation 0 of every workgroup votes whether its pair changes; the last workgroup of the
+// round to vote closes it: counts it, and empties the grid of every later round when no pair
+// changed (the previous round merged the other pairs, so all neighbours are then in order).
+// Later rounds read the grid only after the barrier that follows this dispatch.
+void vote_and_close_round(bool changes) {
+  if (changes) atomicAdd(control.changed, 1u);
+  memoryBarrierBuffer();  // this workgroup's vote is visible before its ticket is taken
+  const uint workgroups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
+  if (atomicAdd(control.done, 1u) != workgroups - 1u) return;
+  memoryBarrierBuffer();  // every other workgroup's vote is visible to the last one
+  if (atomicOr(control.changed, 0u) == 0u) control.args.x = 0u;
+  control.rounds += 1u;
+  control.changed = 0u;
+  control.done = 0u;
+}
+
 void main() {
   const uint n = count;
   const uint left_block = 2 * linear_workgroup_id() + pc.first_block;
-  if (left_block + 1 >= half_blocks(n)) return;  // the whole workgroup: no right neighbour
+  const bool has_pair = left_block + 1 < half_blocks(n);  // else past the count: no right neighbour
   const uint base = left_block * HALF;
-  const uint m = min(TILE, n - base);  // a full left block, and the right one up to the count
-
   // Two sorted blocks are in order already when the left one's last key does not sort after the
-  // right one's first. Every invocation reads the same two keys, so the exit is uniform.
-  if (!ordered_less(ordered_key_at(base + HALF), ordered_key_at(base + HALF - 1))) return;
-  if (gl_LocalInvocationID.x == 0) atomicAdd(control.changed, 1u);
+  // right one's first. Every invocation reads the same two keys, so the exit below is uniform.
+  const bool changes = has_pair && ordered_less(ordered_key_at(base + HALF), ordered_key_at(base + HALF - 1));
+  if (gl_LocalInvocationID.x == 0) vote_and_close_round(changes);
+  if (!changes) return;
+  const uint m = min(TILE, n - base);  // a full left block, and the right one up to the count
 
   load_tile(base, m);
   // Both blocks are in shared memory before any invocation searches them.
