@@ -45,14 +45,15 @@ struct Config {
   /// branch). 0.01 by default, the GPU Gems value; collisionless runs often take a few times
   /// the mean interparticle spacing, about N^(-1/3) in N-body units.
   float softening = 0.01f;
-  /// Invocations per workgroup of the force kernel. 0: chosen from the device (the measured
-  /// best on NVIDIA, clamped to maxComputeWorkGroupInvocations; see docs/perf-notes-nbody.md).
+  /// Invocations per workgroup of the force kernel. 0: chosen from the device (256 on GPUs,
+  /// measured on an H200, clamped to maxComputeWorkGroupInvocations; see
+  /// docs/perf-notes-nbody.md; 64 on CPU implementations).
   std::uint32_t workgroup_size = 0;
   /// Bodies each invocation accumulates, so that every body read from shared memory serves
-  /// this many interactions. 0: chosen from the device. 1, 2, 4 or 8.
+  /// this many interactions. 0: chosen from the device (1 on GPUs, 2 on CPUs). 1, 2, 4 or 8.
   std::uint32_t bodies_per_invocation = 0;
   /// Bodies staged in shared memory per tile, a multiple of workgroup_size and of 8.
-  /// 0: chosen from the device's shared memory (16 bytes per body).
+  /// 0: 1024 on GPUs, 256 on CPUs, clamped to the shared memory (16 bytes per body).
   std::uint32_t tile = 0;
 };
 
@@ -111,7 +112,8 @@ struct Diagnostics {
 };
 
 /// Diagnostics of `state` with the softening and G of `config`. The potential costs N^2/2
-/// pair terms in fp64: about 0.1 s for N = 32k and 30 s for N = 512k on 16 cores.
+/// pair terms in fp64 (roughly 2e8 per second per core): about 0.2 s for N = 32k and 40 s for
+/// N = 512k on 16 cores.
 Diagnostics diagnose(const State& state, const Config& config);
 
 /// A simulation whose state is on the GPU of `ctx`, which must outlive it.

@@ -53,14 +53,17 @@ void check_state(const State& s) {
   }
 }
 
-// Defaults from measurements on an H100 (docs/perf-notes-nbody.md); on other devices the
-// same shape, clamped to the device's limits.
+// GPU defaults from a sweep on an H200 at N = 135168 (docs/perf-notes-nbody.md): 256
+// invocations, one body each, 1024-body tiles ran at 1.97 T interactions/s, within 1.5% of
+// the best shape (4 bodies, 2048-body tiles), which starves at small N (16 workgroups at
+// N = 16384). On other devices the same shape, clamped to their limits. lavapipe: smaller
+// workgroups (each is one CPU thread's task) with two bodies each.
 Simulation::Tuning resolve(const Config& c, const DeviceInfo& info) {
   Simulation::Tuning t{c.workgroup_size, c.bodies_per_invocation, c.tile};
   const std::uint32_t max_wg = std::min(info.max_workgroup_invocations, info.max_workgroup_size[0]);
-  if (t.workgroup_size == 0) t.workgroup_size = std::min<std::uint32_t>(info.is_software() ? 64 : 128, max_wg);
-  if (t.bodies_per_invocation == 0) t.bodies_per_invocation = info.is_software() ? 2 : 4;
-  if (t.tile == 0) t.tile = std::max<std::uint32_t>(t.workgroup_size, 256);
+  if (t.workgroup_size == 0) t.workgroup_size = std::min<std::uint32_t>(info.is_software() ? 64 : 256, max_wg);
+  if (t.bodies_per_invocation == 0) t.bodies_per_invocation = info.is_software() ? 2 : 1;
+  if (t.tile == 0) t.tile = info.is_software() ? 256 : std::max<std::uint32_t>(t.workgroup_size, 1024);
   // 16 bytes of shared memory per staged body.
   const std::uint32_t max_tile = info.shared_memory_bytes / 16;
   t.tile = std::min(t.tile, max_tile - max_tile % std::lcm(t.workgroup_size, kUnroll));
