@@ -12,9 +12,11 @@ int main(int argc, char** argv) {
   vkc::cli::register_info(app, common);
   vkc::cli::register_demo(app, common);
   vkc::cli::register_nbody(app, common);
+  vkc::cli::register_sort(app, common);
   CLI::App* bench = app.add_subcommand("bench", "benchmarks with GPU timestamps");
   bench->require_subcommand(1);
   vkc::cli::register_bench_nbody(*bench, common);
+  vkc::cli::register_bench_sort(*bench, common);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
