@@ -63,7 +63,12 @@ void main() {
     // barrier, and is next written after the next iteration's first barrier.
     if (gl_LocalInvocationID.x == 0) s_swapped[(iter + 1) & 1] = 0u;
   }
-  if (sorted_on_entry) return;  // nothing moved: keys and values are already in place
+  if (sorted_on_entry) {
+    // Nothing moved, so values stay; float keys are still written once, which gives every NaN
+    // its positive sign as the order contract says (merge-split only moves keys written here).
+    if (KEY_KIND == KEY_KIND_FLOAT) store_keys(base, m, false);
+    return;
+  }
 
   // The last barrier of the loop ordered every swap before these reads.
   store_keys(base, m, false);
