@@ -10,6 +10,7 @@ const Algorithm* lookup(SortAlgorithm id) {
   switch (id) {
     // Each algorithm's row appears here as its file lands.
     case SortAlgorithm::odd_even: return odd_even_algorithm();
+    case SortAlgorithm::radix: return radix_algorithm();
     default: return nullptr;
   }
 }

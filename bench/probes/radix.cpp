@@ -1,0 +1,177 @@
+// probe-radix: GPU time of the radix sort for u32 keys, u32 keys + u32 values and u64 keys, with
+// both scan paths, at several sizes. Each run re-copies a pristine input outside the timed region;
+// the median of the runs (after warm-up) is reported, and the last run's output is verified.
+//
+//   probe-radix [--sizes 20,24,26,28] [--runs 15] [--cases keys,pairs,u64] [--scans lookback,rts]
+// Prints one table row per case: kind scan n  G keys/s  ms  verified.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/kernels.hpp"
+#include "core/recorder.hpp"
+#include "sort/algorithm.hpp"
+#include "vkc/sort.hpp"
+
+using namespace vkc;
+
+namespace {
+
+struct Case {
+  std::string name;
+  KeyType key;
+  ValueType value;
+};
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = text.find(',', start);
+    parts.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return parts;
+}
+
+bool has(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+// Random key words: 32-bit keys take one word, 64-bit keys two (uniform bits).
+std::vector<std::uint32_t> random_words(std::uint64_t words, std::uint64_t seed) {
+  std::vector<std::uint32_t> out(words);
+  std::mt19937_64 rng(seed);
+  for (std::uint64_t i = 0; i + 1 < words; i += 2) {
+    const std::uint64_t r = rng();
+    out[i] = static_cast<std::uint32_t>(r);
+    out[i + 1] = static_cast<std::uint32_t>(r >> 32);
+  }
+  if (words % 2) out[words - 1] = static_cast<std::uint32_t>(rng());
+  return out;
+}
+
+// Sorted, and the same multiset as the input (sum and xor of keys; for pairs, each value is the
+// input index of its key).
+bool verify(const Case& c, std::uint64_t n, const std::vector<std::uint32_t>& input, const std::vector<std::uint32_t>& keys,
+            const std::vector<std::uint32_t>& values) {
+  const std::uint32_t kw = static_cast<std::uint32_t>(key_bytes(c.key) / 4);
+  auto key_at = [&](const std::vector<std::uint32_t>& w, std::uint64_t i) {
+    return kw == 1 ? std::uint64_t{w[i]} : (std::uint64_t{w[2 * i + 1]} << 32) | w[2 * i];
+  };
+  std::uint64_t sum_in = 0, sum_out = 0, xor_in = 0, xor_out = 0;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::uint64_t k = key_at(keys, i), in = key_at(input, i);
+    if (i > 0 && k < key_at(keys, i - 1)) return false;
+    sum_in += in, xor_in ^= in * 0x9E3779B97F4A7C15ull, sum_out += k, xor_out ^= k * 0x9E3779B97F4A7C15ull;
+  }
+  if (sum_in != sum_out || xor_in != xor_out) return false;
+  if (c.value == ValueType::none) return true;
+  std::vector<bool> seen(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::uint32_t v = values[i];
+    if (v >= n || seen[v] || key_at(input, v) != key_at(keys, i)) return false;
+    seen[v] = true;
+  }
+  return true;
+}
+
+struct Result {
+  double median_ms = 0;
+  bool verified = false;
+};
+
+Result measure(Context& ctx, const Case& c, RadixScan scan, std::uint64_t n, int runs) {
+  const std::uint32_t kw = static_cast<std::uint32_t>(key_bytes(c.key) / 4);
+  SortDesc desc{c.key, c.value, n, {}};
+  desc.options.algorithm = SortAlgorithm::radix;
+  desc.options.radix_scan = scan;
+  const auto input = random_words(n * kw, n * 31 + kw);
+  Buffer pristine = ctx.create_buffer(n * kw * 4);
+  Buffer keys = ctx.create_buffer(n * kw * 4);
+  Buffer values, pristine_values;
+  Buffer temporary = ctx.create_buffer(sort_temporary_bytes(ctx, desc));
+  ctx.upload(pristine, input.data(), n * kw * 4);
+  if (c.value != ValueType::none) {
+    values = ctx.create_buffer(n * 4);
+    pristine_values = ctx.create_buffer(n * 4);
+    ctx.run([&](Recorder& r) { sorting::record_iota(ctx, r, pristine_values, n); });
+  }
+  const SortBuffers buffers{{keys.handle()}, {values.handle()}, {temporary.handle()}};
+  const int warmup = 3;
+  TimestampQueries queries(ctx, 2);
+  std::vector<double> ms;
+  for (int run = 0; run < warmup + runs; ++run) {
+    ctx.run([&](Recorder& r) {
+      record_copy(ctx, r, pristine.handle(), keys.handle(), n * kw);
+      if (values) record_copy(ctx, r, pristine_values.handle(), values.handle(), n);
+      r.reset_queries(queries.pool(), 0, 2);
+      r.write_timestamp(queries.pool(), 0);
+      sorting::record(ctx, r, desc, n, buffers);
+      r.write_timestamp(queries.pool(), 1);
+      r.finish_for_host();
+    });
+    if (run >= warmup) ms.push_back(queries.elapsed_ns(0, 1) * 1e-6);
+  }
+  std::sort(ms.begin(), ms.end());
+  std::vector<std::uint32_t> out(n * kw), out_values;
+  ctx.download(keys, out.data(), n * kw * 4);
+  if (values) {
+    out_values.resize(n);
+    ctx.download(values, out_values.data(), n * 4);
+  }
+  return {ms[ms.size() / 2], verify(c, n, input, out, out_values)};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> sizes = {"20", "24", "26", "28"}, cases = {"keys", "pairs", "u64"},
+                           scans = {"lookback", "rts"};
+  int runs = 15;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i], value = argv[i + 1];
+    if (flag == "--sizes") sizes = split(value);
+    else if (flag == "--runs") runs = std::atoi(value.c_str());
+    else if (flag == "--cases") cases = split(value);
+    else if (flag == "--scans") scans = split(value);
+    else {
+      std::fprintf(stderr, "usage: probe-radix [--sizes 20,24] [--runs 15] [--cases keys,pairs,u64] [--scans lookback,rts]\n");
+      return 2;
+    }
+  }
+  try {
+    Context ctx;
+    const DeviceInfo& info = ctx.info();
+    std::printf("# %s, driver %s, subgroup %u, shared %u B\n", info.name.c_str(), info.driver_info.c_str(),
+                info.subgroup_size, info.shared_memory_bytes);
+    std::printf("%-6s %-9s %6s %10s %9s %s\n", "case", "scan", "log2n", "Gkeys/s", "ms", "verified");
+    const Case all[] = {{"keys", KeyType::u32, ValueType::none},
+                        {"pairs", KeyType::u32, ValueType::u32},
+                        {"u64", KeyType::u64, ValueType::none}};
+    bool ok = true;
+    for (const Case& c : all) {
+      if (!has(cases, c.name)) continue;
+      for (const std::string& s : scans) {
+        const RadixScan scan = s == "rts" ? RadixScan::reduce_then_scan : RadixScan::lookback;
+        for (const std::string& size : sizes) {
+          const std::uint64_t n = 1ull << std::atoi(size.c_str());
+          const Result r = measure(ctx, c, scan, n, runs);
+          std::printf("%-6s %-9s %6s %10.2f %9.3f %s\n", c.name.c_str(), s.c_str(), size.c_str(),
+                      n / (r.median_ms * 1e6), r.median_ms, r.verified ? "yes" : "NO");
+          std::fflush(stdout);
+          ok = ok && r.verified;
+        }
+      }
+    }
+    return ok ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "probe-radix: %s\n", e.what());
+    return 1;
+  }
+}

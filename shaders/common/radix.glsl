@@ -1,0 +1,52 @@
+// Shared pieces of the LSD radix sort (shaders/sort/radix/): the layout of its state buffer,
+// the per-pass flags, and keys as "ordered" words with 8-bit digits.
+//
+// The including shader defines the constants KEY_WORDS (1 or 2), KEY_KIND (keys.glsl) and
+// DESCENDING (bool) before the include, or RADIX_STATE_ONLY when it needs only the state layout.
+#ifndef VKC_RADIX_GLSL
+#define VKC_RADIX_GLSL
+
+// The state buffer, in 32-bit words (src/sort/radix.cpp mirrors these numbers):
+//   [STATE_OFFSETS + pass * 256 + digit]  the histogram of every digit of every pass, which
+//                                         sort/radix/prepare turns into each digit's first index
+//   [STATE_PASS_INFO + pass]              PASS_SKIP | PASS_FROM_B, written by prepare
+//   [STATE_FINAL]                         1 when the sorted data ends in the B buffers
+//   [STATE_TICKETS + pass]                the look-back path's tile counter
+//   [STATE_TILES ...]                     look-back: (pass * tiles + tile) * 256 + digit;
+//                                         reduce-then-scan: digit * tiles + tile
+const uint STATE_OFFSETS = 0u;
+const uint STATE_PASS_INFO = 2048u;
+const uint STATE_FINAL = 2056u;
+const uint STATE_TICKETS = 2064u;
+const uint STATE_TILES = 2304u;
+
+const uint PASS_SKIP = 1u;    // every key has the same digit in this pass: nothing moves
+const uint PASS_FROM_B = 2u;  // the pass reads the B (temporary) buffers and writes A
+
+const uint RADIX = 256u;
+
+#ifndef RADIX_STATE_ONLY
+#include "keys.glsl"
+
+// A key's words in the order of keys.glsl (low word first); .y is 0 for 32-bit keys.
+uvec2 to_ordered_key(uvec2 raw) {
+  if (KEY_WORDS == 1u) return uvec2(to_ordered32(raw.x, KEY_KIND, DESCENDING), 0u);
+  return to_ordered64(raw, KEY_KIND, DESCENDING);
+}
+
+uvec2 from_ordered_key(uvec2 ordered) {
+  if (KEY_WORDS == 1u) return uvec2(from_ordered32(ordered.x, KEY_KIND, DESCENDING), 0u);
+  return from_ordered64(ordered, KEY_KIND, DESCENDING);
+}
+
+// Stands for positions past the element count: digit 255 in every pass, so such keys rank last.
+const uvec2 ORDERED_KEY_MAX = uvec2(0xFFFFFFFFu);
+
+// Pass p sorts by bits [8p, 8p + 8) of the ordered key.
+uint digit_of(uvec2 ordered, uint pass) {
+  const uint word = pass < 4u ? ordered.x : ordered.y;
+  return (word >> ((pass & 3u) * 8u)) & 0xFFu;
+}
+#endif
+
+#endif

@@ -1,0 +1,327 @@
+// The body of one LSD radix digit pass (sort/radix/scatter and scatter_partitioned): a tile of
+// WG * ITEMS keys is ranked by its 8-bit digit inside the workgroup (subgroup multisplit), its
+// digit counts are turned into global positions (decoupled look-back, or the table that
+// reduce-then-scan computed), and keys and values are scattered through shared memory so that
+// the global writes of equal digits are contiguous. Stable: equal digits keep the input order.
+//
+// Bindings: 0 count (read), 1 keys A, 2 keys B, 3 values A, 4 values B (one pair is read, the
+// other written, as PASS_FROM_B says), 5 state (read; look-back words and tickets written).
+// With RADIX_PARTITIONED defined, digits are matched by subgroupPartitionNV instead of ballots.
+#ifndef VKC_RADIX_SCATTER_GLSL
+#define VKC_RADIX_SCATTER_GLSL
+
+#extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_memory_scope_semantics : require
+#ifdef RADIX_PARTITIONED
+#extension GL_NV_shader_subgroup_partitioned : require
+#endif
+
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const uint ITEMS = 16;        // keys per invocation
+layout(constant_id = 2) const uint KEY_WORDS = 1;     // 1: 32-bit keys, 2: 64-bit keys
+layout(constant_id = 3) const uint VALUE_WORDS = 0;   // 0: keys only, 1 or 2: value words
+layout(constant_id = 4) const uint KEY_KIND = 0;
+layout(constant_id = 5) const bool DESCENDING = false;
+layout(constant_id = 6) const uint MAX_SUBGROUPS = 16;  // workgroup size / smallest subgroup size
+layout(constant_id = 7) const uint SCAN_MODE = 0;       // 0: decoupled look-back, 1: tile table
+layout(constant_id = 8) const uint SHARED_WORDS = 4096; // max(MAX_SUBGROUPS * 256, tile * words)
+
+const uint WG = gl_WorkGroupSize.x;
+const uint TILE = WG * ITEMS;
+const uint DIGITS_PER_INVOCATION = (256u + WG - 1u) / WG;
+#define WORKGROUP_SCAN_MAX_SUBGROUPS MAX_SUBGROUPS
+
+#include "grid.glsl"
+#include "radix.glsl"
+#include "workgroup_scan.glsl"
+
+layout(std430, binding = 0) readonly buffer Count { uint count_value; };
+layout(std430, binding = 1) buffer KeysA { uint keys_a[]; };
+layout(std430, binding = 2) buffer KeysB { uint keys_b[]; };
+layout(std430, binding = 3) buffer ValuesA { uint values_a[]; };
+layout(std430, binding = 4) buffer ValuesB { uint values_b[]; };
+layout(std430, binding = 5) buffer State { uint state[]; };
+layout(push_constant) uniform Push {
+  uint pass;
+  uint tiles;      // tiles for max_count: the grid size and the stride of the state tables
+  uint max_count;
+} pc;
+
+// Per-subgroup digit counters while ranking; afterwards the staging area of the scatter.
+shared uint s_work[SHARED_WORDS];
+shared uint s_tile_start[RADIX];  // the tile's digit counts, then their exclusive prefix
+shared uint s_offset[RADIX];      // global index of staging position 0 for each digit
+shared uint s_tile;
+shared uint s_valid;              // keys in this tile (the last tile may be partial)
+shared uint s_waiting[3];         // look-back: invocations still waiting, per round (mod 3)
+
+// Look-back words: FLAG_AGGREGATE | count << 2 (this tile alone), FLAG_INCLUSIVE | prefix << 2
+// (this and every earlier tile), 0 while unpublished. Hence counts below 2^30 (radix.cpp checks).
+const uint FLAG_AGGREGATE = 1u;
+const uint FLAG_INCLUSIVE = 2u;
+
+uvec2 load_key(bool from_b, uint i) {
+  uvec2 k = uvec2(0u);
+  if (from_b) {
+    k.x = keys_b[i * KEY_WORDS];
+    if (KEY_WORDS == 2u) k.y = keys_b[i * 2u + 1u];
+  } else {
+    k.x = keys_a[i * KEY_WORDS];
+    if (KEY_WORDS == 2u) k.y = keys_a[i * 2u + 1u];
+  }
+  return k;
+}
+
+void store_key(bool to_b, uint i, uvec2 k) {
+  if (to_b) {
+    keys_b[i * KEY_WORDS] = k.x;
+    if (KEY_WORDS == 2u) keys_b[i * 2u + 1u] = k.y;
+  } else {
+    keys_a[i * KEY_WORDS] = k.x;
+    if (KEY_WORDS == 2u) keys_a[i * 2u + 1u] = k.y;
+  }
+}
+
+uvec2 load_value(bool from_b, uint i) {
+  uvec2 v = uvec2(0u);
+  if (from_b) {
+    v.x = values_b[i * VALUE_WORDS];
+    if (VALUE_WORDS == 2u) v.y = values_b[i * 2u + 1u];
+  } else {
+    v.x = values_a[i * VALUE_WORDS];
+    if (VALUE_WORDS == 2u) v.y = values_a[i * 2u + 1u];
+  }
+  return v;
+}
+
+void store_value(bool to_b, uint i, uvec2 v) {
+  if (to_b) {
+    values_b[i * VALUE_WORDS] = v.x;
+    if (VALUE_WORDS == 2u) values_b[i * 2u + 1u] = v.y;
+  } else {
+    values_a[i * VALUE_WORDS] = v.x;
+    if (VALUE_WORDS == 2u) values_a[i * 2u + 1u] = v.y;
+  }
+}
+
+// The lanes of this subgroup whose digit equals `digit` (this lane included).
+uvec4 same_digit_lanes(uint digit) {
+#ifdef RADIX_PARTITIONED
+  return subgroupPartitionNV(digit);
+#else
+  uvec4 peers = subgroupBallot(true);
+  for (uint b = 0u; b < 8u; ++b) {
+    const bool bit = ((digit >> b) & 1u) != 0u;
+    const uvec4 vote = subgroupBallot(bit);
+    peers &= bit ? vote : ~vote;
+  }
+  return peers;
+#endif
+}
+
+// Rank of this lane's key among the keys of its subgroup with the same digit, counting every
+// earlier call too; the subgroup's counters live at s_work[counters + digit].
+uint subgroup_rank(uint digit, uint counters) {
+  const uvec4 peers = same_digit_lanes(digit);
+  const uint below = subgroupBallotExclusiveBitCount(peers);
+  const uint total = subgroupBallotBitCount(peers);
+  const uint leader = subgroupBallotFindMSB(peers);
+  uint base = 0u;
+  if (gl_SubgroupInvocationID == leader) {
+    base = s_work[counters + digit];
+    s_work[counters + digit] = base + total;
+  }
+  // Orders this leader's counter update before the next call's read, which another lane of the
+  // subgroup may make.
+  subgroupBarrier();
+  return subgroupShuffle(base, leader) + below;
+}
+
+uint acquire_tile() {
+  if (SCAN_MODE == 1u) return linear_workgroup_id();
+  // Tiles are numbered in the order workgroups start, so every tile waits only on tiles that
+  // are already running: the look-back cannot wait on a workgroup that never started.
+  if (gl_LocalInvocationIndex == 0u) s_tile = atomicAdd(state[STATE_TICKETS + pc.pass], 1u);
+  // Orders the ticket's store before every invocation reads it.
+  barrier();
+  return s_tile;
+}
+
+void publish(uint tile, uint digit, uint word) {
+  atomicStore(state[STATE_TILES + (pc.pass * pc.tiles + tile) * RADIX + digit], word, gl_ScopeQueueFamily,
+              gl_StorageSemanticsBuffer, gl_SemanticsRelease);
+}
+
+// One round of decoupled look-back for the digits d = lid, lid + WG, ... of this tile: reads each
+// unresolved digit's word of tile t - 1 once. A digit is resolved when an inclusive prefix was
+// found: then this tile's own inclusive prefix is published and s_offset[d] set. Returns whether
+// a digit is still waiting. (The rounds are separated by workgroup barriers: on lavapipe, Mesa
+// 22.3, an invocation that spun long before a barrier lost other invocations of its workgroup.)
+bool look_back_round(uint tile, uint lid, inout uint next[DIGITS_PER_INVOCATION],
+                     inout uint exclusive[DIGITS_PER_INVOCATION]) {
+  bool waiting = false;
+  for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
+    const uint d = lid + r * WG;
+    if (d >= RADIX || next[r] == 0u) continue;
+    const uint word = atomicLoad(state[STATE_TILES + (pc.pass * pc.tiles + next[r] - 1u) * RADIX + d],
+                                 gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsAcquire);
+    const uint flag = word & 3u;
+    if (flag != 0u) {  // else tile next - 1 has not published yet: read it again next round
+      exclusive[r] += word >> 2u;
+      next[r] = flag == FLAG_INCLUSIVE ? 0u : next[r] - 1u;
+      if (next[r] == 0u) {
+        const uint start = s_tile_start[d];
+        const uint count = (d + 1u < RADIX ? s_tile_start[d + 1u] : s_valid) - start;
+        publish(tile, d, FLAG_INCLUSIVE | ((exclusive[r] + count) << 2u));
+        s_offset[d] = state[STATE_OFFSETS + pc.pass * RADIX + d] + exclusive[r] - start;
+      }
+    }
+    waiting = waiting || next[r] != 0u;
+  }
+  return waiting;
+}
+
+// Decoupled look-back: sets s_offset[d] for every digit from the earlier tiles' published
+// prefixes, in rounds until no invocation of the workgroup waits.
+void look_back(uint tile, uint lid) {
+  uint next[DIGITS_PER_INVOCATION];  // the tile to read is next - 1; 0 once resolved
+  uint exclusive[DIGITS_PER_INVOCATION];
+  for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
+    next[r] = tile;
+    exclusive[r] = 0u;
+    const uint d = lid + r * WG;
+    if (tile == 0u && d < RADIX) s_offset[d] = state[STATE_OFFSETS + pc.pass * RADIX + d] - s_tile_start[d];
+  }
+  if (lid < 3u) s_waiting[lid] = 0u;
+  // Orders the zeroing of the waiting counters before the first round counts into them.
+  barrier();
+  for (uint round = 0u;; ++round) {
+    if (look_back_round(tile, lid, next, exclusive)) atomicAdd(s_waiting[round % 3u], 1u);
+    // Orders this round's waiting counts (and resolved offsets) before they are read.
+    barrier();
+    if (s_waiting[round % 3u] == 0u) break;
+    // Three slots: slot (round + 2) % 3 was last read before the barrier above, and is next
+    // counted into after the next round's barrier, which orders this zeroing before that.
+    if (lid == 0u) s_waiting[(round + 2u) % 3u] = 0u;
+  }
+}
+
+// The position of this invocation in subgroup-major order, the order workgroup_exclusive_add uses.
+uint scan_index() { return gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID; }
+
+// Replaces s_tile_start[d] (counts) by the exclusive prefix over digits.
+void scan_tile_digits() {
+  const uint first = scan_index() * DIGITS_PER_INVOCATION;
+  uint sum = 0u;
+  for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
+    if (first + r < RADIX) sum += s_tile_start[first + r];
+  }
+  uint total;
+  uint running = workgroup_exclusive_add(sum, total);
+  for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
+    if (first + r < RADIX) {
+      const uint c = s_tile_start[first + r];
+      s_tile_start[first + r] = running;
+      running += c;
+    }
+  }
+}
+
+void main() {
+  const uint n = min(count_value, pc.max_count);
+  const uint info = state[STATE_PASS_INFO + pc.pass];
+  if ((info & PASS_SKIP) != 0u) return;
+  const bool from_b = (info & PASS_FROM_B) != 0u;
+  const uint tile = acquire_tile();
+  if (tile >= pc.tiles || tile * TILE >= n) return;
+  const uint tile_base = tile * TILE;
+  const uint valid = min(TILE, n - tile_base);
+  const uint lid = gl_LocalInvocationIndex;
+  if (lid == 0u) s_valid = valid;
+
+  for (uint i = lid; i < MAX_SUBGROUPS * RADIX; i += WG) s_work[i] = 0u;
+  // Orders the zeroing of the counters before the ranking updates them.
+  barrier();
+
+  // Subgroup s takes the keys [s * size * ITEMS, (s + 1) * size * ITEMS) of the tile; item k of
+  // lane l is key k * size + l of that run, so each load of the subgroup is contiguous and the
+  // ranking below visits the keys in input order.
+  const uint run = gl_SubgroupID * gl_SubgroupSize * ITEMS + gl_SubgroupInvocationID;
+  const uint counters = gl_SubgroupID * RADIX;
+  uvec2 key[ITEMS];
+  uint rank[ITEMS];
+  for (uint k = 0u; k < ITEMS; ++k) {
+    const uint local = run + k * gl_SubgroupSize;
+    key[k] = local < valid ? to_ordered_key(load_key(from_b, tile_base + local)) : ORDERED_KEY_MAX;
+  }
+  for (uint k = 0u; k < ITEMS; ++k) rank[k] = subgroup_rank(digit_of(key[k], pc.pass), counters);
+  // Orders every subgroup's counter updates before the per-digit scan over subgroups reads them.
+  barrier();
+
+  for (uint d = lid; d < RADIX; d += WG) {
+    uint sum = 0u;
+    for (uint s = 0u; s < gl_NumSubgroups; ++s) {
+      const uint c = s_work[s * RADIX + d];
+      s_work[s * RADIX + d] = sum;
+      sum += c;
+    }
+    if (d == RADIX - 1u) sum -= TILE - valid;  // the stand-ins past the count are not keys
+    s_tile_start[d] = sum;
+    if (SCAN_MODE == 0u) publish(tile, d, (tile == 0u ? FLAG_INCLUSIVE : FLAG_AGGREGATE) | (sum << 2u));
+  }
+  // Orders the digit counts' stores before their scan reads them.
+  barrier();
+  scan_tile_digits();
+  // Orders the scanned digit starts before the ranks read them.
+  barrier();
+  for (uint k = 0u; k < ITEMS; ++k) {
+    const uint d = digit_of(key[k], pc.pass);
+    rank[k] += s_tile_start[d] + s_work[counters + d];
+  }
+  // Orders every read of the counters before the staging below overwrites them.
+  barrier();
+  for (uint k = 0u; k < ITEMS; ++k) {
+    s_work[rank[k]] = key[k].x;
+    if (KEY_WORDS == 2u) s_work[TILE + rank[k]] = key[k].y;
+  }
+  if (SCAN_MODE == 0u) {
+    look_back(tile, lid);
+  } else {
+    for (uint d = lid; d < RADIX; d += WG) s_offset[d] = state[STATE_TILES + d * pc.tiles + tile] - s_tile_start[d];
+  }
+  // Orders the staged keys and the digit offsets before the scatter reads them.
+  barrier();
+
+  uint position[ITEMS];
+  for (uint k = 0u; k < ITEMS; ++k) {
+    const uint i = k * WG + lid;
+    const uvec2 ordered = uvec2(s_work[i], KEY_WORDS == 2u ? s_work[TILE + i] : 0u);
+    position[k] = s_offset[digit_of(ordered, pc.pass)] + i;
+    if (i < valid) store_key(!from_b, position[k], from_ordered_key(ordered));
+  }
+  if (VALUE_WORDS == 0u) return;
+
+  uvec2 value[ITEMS];
+  for (uint k = 0u; k < ITEMS; ++k) {
+    const uint local = run + k * gl_SubgroupSize;
+    value[k] = local < valid ? load_value(from_b, tile_base + local) : uvec2(0u);
+  }
+  // Orders every read of the staged keys before the values overwrite them.
+  barrier();
+  for (uint k = 0u; k < ITEMS; ++k) {
+    s_work[rank[k]] = value[k].x;
+    if (VALUE_WORDS == 2u) s_work[TILE + rank[k]] = value[k].y;
+  }
+  // Orders the staged values before the scatter reads them.
+  barrier();
+  for (uint k = 0u; k < ITEMS; ++k) {
+    const uint i = k * WG + lid;
+    if (i < valid) store_value(!from_b, position[k], uvec2(s_work[i], VALUE_WORDS == 2u ? s_work[TILE + i] : 0u));
+  }
+}
+
+#endif

@@ -1,0 +1,62 @@
+// Turns the digit histograms into each digit's first index, marks passes whose digit is the same for every key as skipped, and
+// decides which buffer pair each pass reads. Reads binding 0 (count); updates binding 1 (state: offsets, pass info, final).
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const uint PASSES = 4;
+layout(constant_id = 2) const uint MAX_SUBGROUPS = 64;
+#define RADIX_STATE_ONLY
+#define WORKGROUP_SCAN_MAX_SUBGROUPS MAX_SUBGROUPS
+
+#include "radix.glsl"
+#include "workgroup_scan.glsl"
+
+layout(std430, binding = 0) readonly buffer Count { uint count_value; };
+layout(std430, binding = 1) buffer State { uint state[]; };
+layout(push_constant) uniform Push { uint max_count; } pc;
+
+const uint WG = gl_WorkGroupSize.x;
+const uint DIGITS_PER_INVOCATION = (RADIX + WG - 1u) / WG;
+shared uint s_skip[8];
+
+void main() {
+  const uint n = min(count_value, pc.max_count);
+  const uint first = (gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID) * DIGITS_PER_INVOCATION;
+  if (gl_LocalInvocationIndex < 8u) s_skip[gl_LocalInvocationIndex] = 0u;
+  // Orders the flags' zeroing before any invocation sets one.
+  barrier();
+  for (uint p = 0u; p < PASSES; ++p) {
+    uint counts[DIGITS_PER_INVOCATION];
+    uint sum = 0u;
+    for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
+      counts[r] = first + r < RADIX ? state[STATE_OFFSETS + p * RADIX + first + r] : 0u;
+      if (counts[r] == n) s_skip[p] = 1u;  // one digit holds every key
+      sum += counts[r];
+    }
+    uint total;
+    uint running = workgroup_exclusive_add(sum, total);
+    for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
+      if (first + r < RADIX) state[STATE_OFFSETS + p * RADIX + first + r] = running;
+      running += counts[r];
+    }
+  }
+  // Orders every skip flag before invocation 0 reads them.
+  barrier();
+  if (gl_LocalInvocationIndex != 0u) return;
+  uint in_b = 0u;  // where the data is before pass p
+  bool moved = false;
+  for (uint p = 0u; p < PASSES; ++p) {
+    // When every pass could be skipped the last one runs anyway, so that each key is written
+    // back in its canonical form (a NaN's sign bit cleared).
+    const bool skip = s_skip[p] != 0u && (moved || p + 1u < PASSES);
+    state[STATE_PASS_INFO + p] = (skip ? PASS_SKIP : 0u) | (in_b != 0u ? PASS_FROM_B : 0u);
+    if (!skip) {
+      in_b ^= 1u;
+      moved = true;
+    }
+  }
+  state[STATE_FINAL] = in_b;
+}

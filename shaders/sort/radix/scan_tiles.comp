@@ -1,0 +1,50 @@
+// Reduce-then-scan, step 2 of a radix pass: for one digit per workgroup, the exclusive prefix of its tile counts plus the
+// digit's first index. Reads binding 0 (count); updates binding 1 (state[STATE_TILES + digit * tiles + tile]).
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const uint ITEMS = 8;           // counts per invocation per round
+layout(constant_id = 2) const uint MAX_SUBGROUPS = 64;
+layout(constant_id = 3) const uint TILE = 4096;         // keys per tile of the scatter
+#define RADIX_STATE_ONLY
+#define WORKGROUP_SCAN_MAX_SUBGROUPS MAX_SUBGROUPS
+
+#include "grid.glsl"
+#include "radix.glsl"
+#include "workgroup_scan.glsl"
+
+layout(std430, binding = 0) readonly buffer Count { uint count_value; };
+layout(std430, binding = 1) buffer State { uint state[]; };
+layout(push_constant) uniform Push { uint pass; uint tiles; uint max_count; } pc;
+
+const uint WG = gl_WorkGroupSize.x;
+
+void main() {
+  const uint n = min(count_value, pc.max_count);
+  const uint digit = linear_workgroup_id();
+  if ((state[STATE_PASS_INFO + pc.pass] & PASS_SKIP) != 0u || digit >= RADIX) return;
+  const uint used = n / TILE + (n % TILE != 0u ? 1u : 0u);  // tiles that hold keys
+  const uint row = STATE_TILES + digit * pc.tiles;
+  const uint first = (gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID) * ITEMS;
+  uint carry = state[STATE_OFFSETS + pc.pass * RADIX + digit];
+  for (uint round = 0u; round < used; round += WG * ITEMS) {
+    uint counts[ITEMS];
+    uint sum = 0u;
+    for (uint k = 0u; k < ITEMS; ++k) {
+      const uint t = round + first + k;
+      counts[k] = t < used ? state[row + t] : 0u;
+      sum += counts[k];
+    }
+    uint total;
+    uint running = carry + workgroup_exclusive_add(sum, total);
+    for (uint k = 0u; k < ITEMS; ++k) {
+      const uint t = round + first + k;
+      if (t < used) state[row + t] = running;
+      running += counts[k];
+    }
+    carry += total;
+  }
+}

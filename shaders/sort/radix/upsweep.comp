@@ -1,0 +1,48 @@
+// Reduce-then-scan, step 1 of a radix pass: each tile's digit counts, with no workgroup waiting on another.
+// Reads binding 0 (count), 1 or 2 (keys A or B, as PASS_FROM_B says) and 3 (state); writes state[STATE_TILES + digit * tiles + tile].
+#version 450
+#extension GL_GOOGLE_include_directive : require
+
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const uint ITEMS = 16;  // the scatter's tile is WG * ITEMS keys
+layout(constant_id = 2) const uint KEY_WORDS = 1;
+layout(constant_id = 3) const uint KEY_KIND = 0;
+layout(constant_id = 4) const bool DESCENDING = false;
+
+#include "grid.glsl"
+#include "radix.glsl"
+
+layout(std430, binding = 0) readonly buffer Count { uint count_value; };
+layout(std430, binding = 1) readonly buffer KeysA { uint keys_a[]; };
+layout(std430, binding = 2) readonly buffer KeysB { uint keys_b[]; };
+layout(std430, binding = 3) buffer State { uint state[]; };
+layout(push_constant) uniform Push { uint pass; uint tiles; uint max_count; } pc;
+
+const uint WG = gl_WorkGroupSize.x;
+const uint TILE = WG * ITEMS;
+shared uint s_hist[RADIX];
+
+void main() {
+  const uint n = min(count_value, pc.max_count);
+  const uint info = state[STATE_PASS_INFO + pc.pass];
+  const uint tile = linear_workgroup_id();
+  if ((info & PASS_SKIP) != 0u || tile >= pc.tiles || tile * TILE >= n) return;
+  const bool from_b = (info & PASS_FROM_B) != 0u;
+  const uint lid = gl_LocalInvocationIndex;
+  for (uint d = lid; d < RADIX; d += WG) s_hist[d] = 0u;
+  // Orders the zeroing before the counting.
+  barrier();
+  const uint end = min(n, tile * TILE + TILE);
+  for (uint i = tile * TILE + lid; i < end; i += WG) {
+    uvec2 raw;
+    if (from_b) {
+      raw = uvec2(keys_b[i * KEY_WORDS], KEY_WORDS == 2u ? keys_b[i * 2u + 1u] : 0u);
+    } else {
+      raw = uvec2(keys_a[i * KEY_WORDS], KEY_WORDS == 2u ? keys_a[i * 2u + 1u] : 0u);
+    }
+    atomicAdd(s_hist[digit_of(to_ordered_key(raw), pc.pass)], 1u);
+  }
+  // Orders every count before the counts are written out.
+  barrier();
+  for (uint d = lid; d < RADIX; d += WG) state[STATE_TILES + d * pc.tiles + tile] = s_hist[d];
+}

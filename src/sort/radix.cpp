@@ -1,0 +1,303 @@
+// LSD radix sort with 8-bit digits (Onesweep: Adinets and Merrill, 2022).
+//
+// One histogram pass counts every digit of every pass in a single read of the keys; a small
+// kernel turns the counts into digit offsets and marks the passes whose digit is the same for
+// every key, which then move nothing. Each remaining pass ranks tiles of WG * ITEMS keys in
+// shared memory (subgroup multisplit) and scatters them stably, ping-ponging between the caller's
+// buffers (A) and the temporary ones (B); the GPU decides which pair each pass reads, and a last
+// kernel copies B to A when an odd number of passes ran.
+//
+// A tile's global digit offsets come from one of two scans:
+// - look-back: single-pass chained scan with decoupled look-back; workgroups wait on earlier
+//   tiles, so it needs forward progress between workgroups. Counts must stay below 2^30 (the
+//   look-back word packs a 2-bit flag with a 30-bit count).
+// - reduce-then-scan: an upsweep counts each tile's digits, a scan turns them into offsets, and
+//   the scatter reads them; no workgroup ever waits on another.
+// RadixScan::automatic takes look-back on NVIDIA and AMD discrete GPUs (whose schedulers keep
+// started workgroups running) and reduce-then-scan everywhere else, lavapipe included: its
+// look-back would not hang (tiles are numbered in the order workgroups start), but a spinning
+// workgroup there holds one of very few CPU threads.
+#include <algorithm>
+#include <cstdlib>
+#include <cstdio>
+#include <string>
+
+#include "core/kernels.hpp"
+#include "core/loader.hpp"
+#include "core/pipeline.hpp"
+#include "sort/algorithm.hpp"
+
+namespace vkc::sorting {
+namespace {
+
+// The state buffer's layout, mirrored from shaders/common/radix.glsl.
+constexpr std::uint64_t kStateHeaderWords = 2304;
+constexpr std::uint32_t kRadix = 256;
+constexpr std::uint64_t kLookbackLimit = (1u << 30) - 1;  // 30-bit counts in a look-back word
+constexpr std::uint64_t kAlign = 256;                     // every storage-buffer offset alignment
+
+constexpr std::uint64_t align_up(std::uint64_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
+
+struct Tuning {
+  std::uint32_t workgroup = 0;       // scatter and upsweep invocations
+  std::uint32_t items = 0;           // keys per invocation
+  std::uint32_t max_subgroups = 0;   // workgroup / smallest subgroup size
+  std::uint32_t shared_words = 0;    // the scatter's counters / staging area
+  std::uint32_t tile() const { return workgroup * items; }
+};
+
+// Overrides the scatter's tile for tuning runs (bench/probes/radix.cpp): "WORKGROUP,ITEMS".
+bool tuning_override(std::uint32_t& workgroup, std::uint32_t& items) {
+  const char* text = std::getenv("VKC_RADIX_TILE");
+  return text && std::sscanf(text, "%u,%u", &workgroup, &items) == 2 && workgroup && items;
+}
+
+std::uint32_t staging_words(std::uint32_t max_subgroups, std::uint32_t tile, std::uint32_t words) {
+  return std::max(max_subgroups * kRadix, tile * words);
+}
+
+// 16 subgroups per workgroup (512 invocations at NVIDIA's 32, 64 at lavapipe's 4) and 16 keys per
+// invocation, fewer where shared memory is short: see docs/perf-notes-radix.md.
+Tuning choose_tuning(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t value_words) {
+  const std::uint32_t min_subgroup = std::max<std::uint32_t>(1, device.min_subgroup_size);
+  const std::uint32_t limit = std::min(device.max_workgroup_invocations, device.max_workgroup_size[0]);
+  std::uint32_t workgroup = std::min({512u, limit, 16 * min_subgroup});
+  std::uint32_t items = 16;
+  tuning_override(workgroup, items);
+  Tuning t;
+  t.workgroup = workgroup;
+  t.max_subgroups = std::max<std::uint32_t>(1, workgroup / min_subgroup);
+  const std::uint32_t words = std::max(key_words, value_words);
+  const std::uint32_t fixed = 2 * kRadix + t.max_subgroups + 8;
+  while (items > 1 && (staging_words(t.max_subgroups, workgroup * items, words) + fixed) * 4 > device.shared_memory_bytes) {
+    --items;
+  }
+  t.items = items;
+  t.shared_words = staging_words(t.max_subgroups, t.tile(), words);
+  if ((t.shared_words + fixed) * 4 > device.shared_memory_bytes) {
+    throw Error("radix sort: '" + device.name + "' has too little shared memory for a tile");
+  }
+  return t;
+}
+
+// The sort's shape and where each piece of its temporary storage lies.
+struct Plan {
+  std::uint32_t key_words = 1;
+  std::uint32_t value_words = 0;
+  std::uint32_t passes = 4;
+  bool lookback = false;
+  Tuning tuning;
+  std::uint64_t tiles = 0;
+  std::uint64_t alt_keys = 0, alt_values = 0, state = 0;  // byte offsets in the temporary range
+  std::uint64_t keys_bytes = 0, values_bytes = 0, state_bytes = 0, zero_bytes = 0, total = 0;
+};
+
+bool automatic_lookback(const DeviceInfo& device, std::uint64_t max_count) {
+  const bool vendor = device.vendor_id == 0x10DE || device.vendor_id == 0x1002;  // NVIDIA, AMD
+  return vendor && device.type == DeviceType::discrete_gpu && max_count <= kLookbackLimit;
+}
+
+bool wants_lookback(const DeviceInfo& device, RadixScan scan, std::uint64_t max_count) {
+  switch (scan) {
+    case RadixScan::lookback:
+      if (max_count > kLookbackLimit) {
+        throw Error("radix sort: the look-back scan handles at most 2^30 - 1 elements; use reduce_then_scan");
+      }
+      return true;
+    case RadixScan::reduce_then_scan: return false;
+    case RadixScan::automatic: return automatic_lookback(device, max_count);
+  }
+  return false;
+}
+
+Plan make_plan(const DeviceInfo& device, KeyType key, ValueType value, std::uint64_t max_count, bool lookback) {
+  Plan p;
+  p.key_words = static_cast<std::uint32_t>(key_bytes(key) / 4);
+  p.value_words = static_cast<std::uint32_t>(value_bytes(value) / 4);
+  p.passes = 4 * p.key_words;
+  p.lookback = lookback;
+  p.tuning = choose_tuning(device, p.key_words, p.value_words);
+  p.tiles = std::max<std::uint64_t>(1, groups_for(max_count, p.tuning.tile()));
+  p.keys_bytes = std::max<std::uint64_t>(4, max_count * p.key_words * 4);
+  p.values_bytes = std::max<std::uint64_t>(4, max_count * p.value_words * 4);
+  const std::uint64_t table_words = (lookback ? p.passes : 1) * p.tiles * kRadix;
+  p.state_bytes = (kStateHeaderWords + table_words) * 4;
+  p.zero_bytes = lookback ? p.state_bytes : kStateHeaderWords * 4;
+  p.alt_keys = 0;
+  p.alt_values = align_up(p.keys_bytes);
+  p.state = p.alt_values + (p.value_words ? align_up(p.values_bytes) : 0);
+  p.total = p.state + p.state_bytes;
+  return p;
+}
+
+// Whether the device lets shaders use device-scope atomics of the Vulkan memory model, which the
+// look-back needs (the context enables the feature wherever it exists).
+bool has_device_scope_memory_model(const Context& ctx) {
+  VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v12};
+  vk::vkGetPhysicalDeviceFeatures2(ctx.physical_device(), &features);
+  return v12.vulkanMemoryModel && v12.vulkanMemoryModelDeviceScope;
+}
+
+bool has_subgroup_operation(const DeviceInfo& device, const std::string& name) {
+  return std::find(device.subgroup_operations.begin(), device.subgroup_operations.end(), name) !=
+         device.subgroup_operations.end();
+}
+
+// The buffers of one sort, as the kernels bind them.
+struct Bindings {
+  Binding count, keys_a, keys_b, values_a, values_b, state;
+};
+
+Bindings make_bindings(const Job& job, const Plan& p) {
+  const VkBuffer temp = job.temporary.buffer;
+  const VkDeviceSize base = job.temporary.offset;
+  Bindings b;
+  b.count = job.count;
+  b.keys_a = {job.keys.buffer, Access::read_write, job.keys.offset, p.keys_bytes};
+  b.keys_b = {temp, Access::read_write, base + p.alt_keys, p.keys_bytes};
+  if (p.value_words) {
+    b.values_a = {job.values.buffer, Access::read_write, job.values.offset, p.values_bytes};
+    b.values_b = {temp, Access::read_write, base + p.alt_values, p.values_bytes};
+  } else {  // unused by the kernels (VALUE_WORDS = 0): any valid range will do
+    b.values_a = b.keys_a;
+    b.values_b = b.keys_b;
+  }
+  b.state = {temp, Access::read_write, base + p.state, p.state_bytes};
+  return b;
+}
+
+struct PassPush {
+  std::uint32_t pass, tiles, max_count;
+};
+
+class RadixSort final : public Algorithm {
+ public:
+  SortAlgorithm id() const override { return SortAlgorithm::radix; }
+  bool stable() const override { return true; }
+
+  std::uint64_t temporary_bytes(const DeviceInfo& device, const SortDesc& desc) const override {
+    const bool lookback = wants_lookback(device, desc.options.radix_scan, desc.max_count);
+    return make_plan(device, desc.key_type, desc.value_type, desc.max_count, lookback).total;
+  }
+
+  void record(Context& ctx, Recorder& r, const Job& job) const override {
+    const DeviceInfo& device = ctx.info();
+    for (const char* op : {"ballot", "shuffle", "arithmetic"}) {
+      if (!has_subgroup_operation(device, op)) {
+        throw Error(std::string("radix sort needs subgroup ") + op + " operations, which '" + device.name + "' lacks");
+      }
+    }
+    bool lookback = wants_lookback(device, job.radix_scan, job.max_count);
+    if (lookback && !has_device_scope_memory_model(ctx)) {
+      if (job.radix_scan == RadixScan::lookback) {
+        throw Error("radix sort: the look-back scan needs vulkanMemoryModelDeviceScope, which '" + device.name +
+                    "' lacks");
+      }
+      lookback = false;
+    }
+    const Plan p = make_plan(device, job.key_type, job.value_type, job.max_count, lookback);
+    if (job.temporary_bytes < p.total) throw Error("radix sort: the temporary buffer is too small");
+    const Bindings b = make_bindings(job, p);
+    r.fill_buffer(b.state.buffer, b.state.offset, p.zero_bytes, 0);
+    record_histogram(ctx, r, job, p, b);
+    record_prepare(ctx, r, job, p, b);
+    for (std::uint32_t pass = 0; pass < p.passes; ++pass) record_pass(ctx, r, job, p, b, pass);
+    record_copy_back(ctx, r, job, p, b);
+  }
+
+ private:
+  static std::uint32_t count32(const Job& job) { return static_cast<std::uint32_t>(job.max_count); }
+
+  static void record_histogram(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b) {
+    const std::uint32_t wg = streaming_workgroup_size(ctx.info());
+    const std::uint32_t items = 32;  // 8192 keys per workgroup: few global atomics per key
+    const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/histogram",
+                                          .specialization = {wg, items, p.key_words, key_kind(job.key_type),
+                                                             job.descending() ? 1u : 0u, p.passes},
+                                          .bindings = 3,
+                                          .push_bytes = 4});
+    const Binding bindings[] = {b.count, {b.keys_a.buffer, Access::read, b.keys_a.offset, b.keys_a.range}, b.state};
+    const std::uint32_t push = count32(job);
+    r.dispatch(pipe, bindings, &push, sizeof push, groups_for(job.max_count, std::uint64_t{wg} * items));
+  }
+
+  static void record_prepare(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b) {
+    const std::uint32_t wg = streaming_workgroup_size(ctx.info());
+    const std::uint32_t max_subgroups = std::max<std::uint32_t>(1, wg / std::max(1u, ctx.info().min_subgroup_size));
+    const Pipeline& pipe = pipeline(
+        ctx, {.shader = "sort/radix/prepare", .specialization = {wg, p.passes, max_subgroups}, .bindings = 2, .push_bytes = 4});
+    const Binding bindings[] = {b.count, b.state};
+    const std::uint32_t push = count32(job);
+    r.dispatch(pipe, bindings, &push, sizeof push, 1);
+  }
+
+  static void record_pass(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b,
+                          std::uint32_t pass) {
+    const Tuning& t = p.tuning;
+    const PassPush push{pass, static_cast<std::uint32_t>(p.tiles), count32(job)};
+    if (!p.lookback) {
+      record_upsweep(ctx, r, job, p, b, push);
+      record_scan_tiles(ctx, r, p, b, push);
+    }
+    const bool partitioned = false;  // subgroupPartitionNV path: see docs/perf-notes-radix.md
+    const Pipeline& pipe = pipeline(
+        ctx, {.shader = partitioned ? "sort/radix/scatter_partitioned" : "sort/radix/scatter",
+              .specialization = {t.workgroup, t.items, p.key_words, p.value_words, key_kind(job.key_type),
+                                 job.descending() ? 1u : 0u, t.max_subgroups, p.lookback ? 0u : 1u, t.shared_words},
+              .bindings = 6,
+              .push_bytes = sizeof(PassPush),
+              .full_subgroups = ctx.info().subgroup_size_control});
+    const Binding bindings[] = {b.count, b.keys_a, b.keys_b, b.values_a, b.values_b, b.state};
+    r.dispatch(pipe, bindings, &push, sizeof push, p.tiles);
+  }
+
+  static void record_upsweep(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b,
+                             const PassPush& push) {
+    const Tuning& t = p.tuning;
+    const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/upsweep",
+                                          .specialization = {t.workgroup, t.items, p.key_words, key_kind(job.key_type),
+                                                             job.descending() ? 1u : 0u},
+                                          .bindings = 4,
+                                          .push_bytes = sizeof(PassPush)});
+    const Binding bindings[] = {b.count, {b.keys_a.buffer, Access::read, b.keys_a.offset, b.keys_a.range},
+                                {b.keys_b.buffer, Access::read, b.keys_b.offset, b.keys_b.range}, b.state};
+    r.dispatch(pipe, bindings, &push, sizeof push, p.tiles);
+  }
+
+  static void record_scan_tiles(Context& ctx, Recorder& r, const Plan& p, const Bindings& b, const PassPush& push) {
+    const std::uint32_t wg = streaming_workgroup_size(ctx.info());
+    const std::uint32_t max_subgroups = std::max<std::uint32_t>(1, wg / std::max(1u, ctx.info().min_subgroup_size));
+    const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/scan_tiles",
+                                          .specialization = {wg, 8, max_subgroups, p.tuning.tile()},
+                                          .bindings = 2,
+                                          .push_bytes = sizeof(PassPush)});
+    const Binding bindings[] = {b.count, b.state};
+    r.dispatch(pipe, bindings, &push, sizeof push, kRadix);
+  }
+
+  static void record_copy_back(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b) {
+    const std::uint32_t wg = streaming_workgroup_size(ctx.info());
+    const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/copy_back",
+                                          .specialization = {wg, p.key_words, p.value_words},
+                                          .bindings = 6,
+                                          .push_bytes = 4});
+    const Binding bindings[] = {b.count,
+                                b.keys_a,
+                                {b.keys_b.buffer, Access::read, b.keys_b.offset, b.keys_b.range},
+                                b.values_a,
+                                {b.values_b.buffer, Access::read, b.values_b.offset, b.values_b.range},
+                                {b.state.buffer, Access::read, b.state.offset, b.state.range}};
+    const std::uint32_t push = count32(job);
+    r.dispatch(pipe, bindings, &push, sizeof push, groups_for(job.max_count, wg));
+  }
+};
+
+}  // namespace
+
+const Algorithm* radix_algorithm() {
+  static const RadixSort instance;
+  return &instance;
+}
+
+}  // namespace vkc::sorting

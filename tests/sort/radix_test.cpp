@@ -1,0 +1,167 @@
+// Radix-specific behaviour beyond the contract suite: both scan paths forced, passes skipped
+// when every key shares a digit, stability of 64-bit keys, sizes at tile edges, GPU-side counts.
+#include <vector>
+
+#include "core/loader.hpp"
+#include "core/recorder.hpp"
+#include "sort/reference.hpp"
+#include "support/gpu_test.hpp"
+
+namespace vkc::test {
+namespace {
+
+class RadixSortTest : public GpuTest, public ::testing::WithParamInterface<RadixScan> {
+ protected:
+  SortOptions options(SortOrder order = SortOrder::ascending) const {
+    SortOptions o;
+    o.algorithm = SortAlgorithm::radix;
+    o.order = order;
+    o.radix_scan = GetParam();
+    return o;
+  }
+
+  // Sorts (key, index) pairs and checks keys and the exact stable permutation.
+  template <class K>
+  void expect_stable_pairs(const std::vector<K>& input, SortOrder order) {
+    auto keys = input;
+    std::vector<std::uint32_t> values(input.size());
+    std::iota(values.begin(), values.end(), 0u);
+    sort_pairs(ctx(), std::span<K>(keys), std::span<std::uint32_t>(values), options(order));
+    ASSERT_TRUE(keys_sorted(input, keys, order)) << "n=" << input.size();
+    ASSERT_TRUE(permutation_sorts(input, values, order, true)) << "n=" << input.size();
+  }
+
+  template <class K>
+  void expect_sorted(const std::vector<K>& input, SortOrder order = SortOrder::ascending) {
+    auto keys = input;
+    sort(ctx(), std::span<K>(keys), options(order));
+    ASSERT_TRUE(keys_sorted(input, keys, order)) << "n=" << input.size();
+  }
+};
+
+TEST_P(RadixSortTest, SortsThirtyTwoBitPairsStablyAcrossManyTiles) {
+  auto rng = rng_for_current_test();
+  for (SortOrder order : {SortOrder::ascending, SortOrder::descending}) {
+    expect_stable_pairs(make_keys<std::uint32_t>(300007, Dist::uniform, rng), order);
+    expect_stable_pairs(make_keys<float>(100003, Dist::special, rng), order);
+  }
+}
+
+TEST_P(RadixSortTest, KeepsEqualSixtyFourBitKeysInInputOrder) {
+  auto rng = rng_for_current_test();
+  for (SortOrder order : {SortOrder::ascending, SortOrder::descending}) {
+    expect_stable_pairs(make_keys<std::uint64_t>(70001, Dist::few, rng), order);
+    expect_stable_pairs(make_keys<double>(70001, Dist::special, rng), order);
+    expect_stable_pairs(make_keys<std::int64_t>(70001, Dist::few, rng), order);
+  }
+}
+
+TEST_P(RadixSortTest, SortsSixtyFourBitValuesWithSixtyFourBitKeys) {
+  auto rng = rng_for_current_test();
+  const auto input = make_keys<std::int64_t>(50001, Dist::uniform, rng);
+  auto keys = input;
+  std::vector<std::uint64_t> values(input.size());
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = (std::uint64_t{i} << 32) | 0xABCDu;
+  sort_pairs(ctx(), std::span<std::int64_t>(keys), std::span<std::uint64_t>(values), options(SortOrder::descending));
+  ASSERT_TRUE(keys_sorted(input, keys, SortOrder::descending));
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    ASSERT_EQ(values[i] & 0xFFFFFFFFu, 0xABCDu) << "value corrupted at " << i;
+    ASSERT_EQ(input[values[i] >> 32], keys[i]) << "pair split at " << i;
+  }
+}
+
+// Keys that differ in one byte only: one pass moves data (an odd count, so the result is copied
+// back from the temporary buffer); in two bytes: two passes (it ends in place).
+TEST_P(RadixSortTest, SkipsPassesWhoseDigitIsTheSameForEveryKey) {
+  auto rng = rng_for_current_test();
+  for (std::uint32_t mask : {0x000000FFu, 0x00FF0000u, 0xFF00FF00u, 0x0000FFFFu}) {
+    std::vector<std::uint32_t> keys(40000);
+    for (auto& k : keys) k = (static_cast<std::uint32_t>(rng()) & mask) | 0x01000010u;
+    expect_stable_pairs(keys, SortOrder::ascending);
+    expect_stable_pairs(keys, SortOrder::descending);
+  }
+  std::vector<std::uint64_t> wide(40000);
+  for (auto& k : wide) k = (rng() & 0x00FF0000000000FFull) | 0x1234000000000000ull;
+  expect_stable_pairs(wide, SortOrder::ascending);
+  expect_stable_pairs(wide, SortOrder::descending);
+}
+
+TEST_P(RadixSortTest, WritesEveryKeyBackCanonicalWhenAllKeysAreEqual) {
+  const float negative_nan = -std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> keys(5000, negative_nan);
+  sort(ctx(), std::span<float>(keys), options());
+  for (float k : keys) ASSERT_TRUE(std::isnan(k) && !std::signbit(k));
+  std::vector<std::uint64_t> same(3333, 0x0123456789ABCDEFull);
+  expect_stable_pairs(same, SortOrder::descending);
+}
+
+TEST_P(RadixSortTest, SortsCountsAtTileEdges) {
+  auto rng = rng_for_current_test();
+  // Tiles hold 1024 to 8192 keys, depending on the device and the key width.
+  for (std::size_t base : {1024u, 2048u, 4096u, 8192u, 3u * 4096u}) {
+    for (std::size_t n : {base - 1, base, base + 1}) {
+      expect_sorted(make_keys<std::uint32_t>(n, Dist::uniform, rng));
+      expect_sorted(make_keys<std::uint64_t>(n, Dist::uniform, rng));
+    }
+  }
+}
+
+TEST_P(RadixSortTest, SortsOnlyTheCountTheGpuHolds) {
+  auto rng = rng_for_current_test();
+  const std::size_t max_n = 20000;
+  for (std::size_t n : {0u, 1u, 4095u, 12345u, 20000u}) {
+    const auto input = make_keys<std::uint32_t>(max_n, Dist::uniform, rng);
+    const SortDesc desc{KeyType::u32, ValueType::u32, max_n, options()};
+    Buffer keys = ctx().create_buffer(max_n * 4);
+    Buffer values = ctx().create_buffer(max_n * 4);
+    Buffer count = ctx().create_buffer(4);
+    Buffer temporary = ctx().create_buffer(sort_temporary_bytes(ctx(), desc));
+    std::vector<std::uint32_t> index(max_n);
+    std::iota(index.begin(), index.end(), 0u);
+    ctx().upload(keys, std::span<const std::uint32_t>(input));
+    ctx().upload(values, std::span<const std::uint32_t>(index));
+    const std::uint32_t n32 = static_cast<std::uint32_t>(n);
+    ctx().upload(count, &n32, 4);
+    ctx().run([&](Recorder& r) {
+      record_sort_indirect(ctx(), r.commands(), desc, {count.handle()}, {{keys.handle()}, {values.handle()}, {temporary.handle()}});
+      VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,
+                              VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT};
+      vk::vkCmdPipelineBarrier(r.commands(), VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                               VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+    });
+    std::vector<std::uint32_t> out_keys(max_n), out_values(max_n);
+    ctx().download(keys, std::span<std::uint32_t>(out_keys));
+    ctx().download(values, std::span<std::uint32_t>(out_values));
+    const std::vector<std::uint32_t> head(input.begin(), input.begin() + n);
+    ASSERT_TRUE(permutation_sorts(head, std::vector<std::uint32_t>(out_values.begin(), out_values.begin() + n),
+                                  SortOrder::ascending, true))
+        << "n=" << n;
+    ASSERT_TRUE(keys_sorted(head, std::vector<std::uint32_t>(out_keys.begin(), out_keys.begin() + n),
+                            SortOrder::ascending));
+    for (std::size_t i = n; i < max_n; ++i) {
+      ASSERT_EQ(out_keys[i], input[i]) << "key written past the count at " << i;
+      ASSERT_EQ(out_values[i], i) << "value written past the count at " << i;
+    }
+  }
+}
+
+std::string scan_name(const ::testing::TestParamInfo<RadixScan>& info) {
+  return info.param == RadixScan::lookback ? "Lookback" : "ReduceThenScan";
+}
+
+INSTANTIATE_TEST_SUITE_P(Scan, RadixSortTest, ::testing::Values(RadixScan::lookback, RadixScan::reduce_then_scan),
+                         scan_name);
+
+class RadixLimits : public GpuTest {};
+
+TEST_F(RadixLimits, LookbackRefusesCountsFromTwoToTheThirty) {
+  SortDesc desc{KeyType::u32, ValueType::none, 1ull << 30, {}};
+  desc.options.algorithm = SortAlgorithm::radix;
+  desc.options.radix_scan = RadixScan::lookback;
+  EXPECT_THROW(sort_temporary_bytes(ctx(), desc), Error);
+  desc.options.radix_scan = RadixScan::reduce_then_scan;
+  EXPECT_GT(sort_temporary_bytes(ctx(), desc), (1ull << 30) * 4);
+}
+
+}  // namespace
+}  // namespace vkc::test
