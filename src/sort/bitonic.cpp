@@ -63,7 +63,9 @@ BitonicTuning bitonic_tuning(const DeviceInfo& device, const Job& job) {
   std::uint32_t wg_bits = std::min<std::uint32_t>(tile - t.e_bits, std::bit_width(max_invocations) - 1);
   t.e_bits = tile - wg_bits;
   t.workgroup_size = 1u << wg_bits;
-  if (job.max_count >= kSubTileMinCount) t.sub_bits = words == 1 ? 2 : words == 2 ? 1 : 0;
+  // Sub-tiles: on an H200, u32 keys at 2^24 took 5.36 ms with one sub-tile bit, 5.98 with two and
+  // 6.02 with none (docs/perf-notes-bitonic.md); on lavapipe they only cost time.
+  if (job.max_count >= kSubTileMinCount && !device.is_software() && words == 1) t.sub_bits = 1;
   return t;
 }
 

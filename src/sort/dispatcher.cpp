@@ -9,6 +9,8 @@ namespace {
 const Algorithm* lookup(SortAlgorithm id) {
   switch (id) {
     // Each algorithm's row appears here as its file lands.
+    case SortAlgorithm::bitonic: return bitonic_algorithm();
+    case SortAlgorithm::bitonic_transpose: return bitonic_transpose_algorithm();
     case SortAlgorithm::odd_even: return odd_even_algorithm();
     case SortAlgorithm::radix: return radix_algorithm();
     default: return nullptr;

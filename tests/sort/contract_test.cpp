@@ -171,6 +171,9 @@ std::vector<Case> cases_for(SortAlgorithm algorithm, std::size_t max_random_n) {
 // Each algorithm joins this suite as it lands (one line each).
 INSTANTIATE_TEST_SUITE_P(OddEven, SortContract, ::testing::ValuesIn(cases_for(SortAlgorithm::odd_even, 65537)), case_name);
 INSTANTIATE_TEST_SUITE_P(Radix, SortContract, ::testing::ValuesIn(cases_for(SortAlgorithm::radix, 1000003)), case_name);
+INSTANTIATE_TEST_SUITE_P(Bitonic, SortContract, ::testing::ValuesIn(cases_for(SortAlgorithm::bitonic, 65537)), case_name);
+INSTANTIATE_TEST_SUITE_P(BitonicTranspose, SortContract,
+                         ::testing::ValuesIn(cases_for(SortAlgorithm::bitonic_transpose, 65537)), case_name);
 
 }  // namespace
 }  // namespace vkc::test

@@ -1,0 +1,73 @@
+// Bitonic-specific behaviour: virtual padding past the count (no real element is pushed past n,
+// even keys whose ordered form is all ones), one dispatch up to a tile, and counts that are not
+// powers of two, for both bitonic and bitonic_transpose.
+#include <limits>
+#include <vector>
+
+#include "sort/reference.hpp"
+#include "support/gpu_test.hpp"
+
+namespace vkc::test {
+namespace {
+
+class BitonicTest : public GpuTest, public ::testing::WithParamInterface<SortAlgorithm> {
+ protected:
+  template <class T>
+  void expect_sorted(const std::vector<T>& input, SortOrder order) {
+    auto keys = input;
+    sort(ctx(), std::span<T>(keys), {GetParam(), order});
+    ASSERT_TRUE(keys_sorted(input, keys, order)) << "n=" << input.size();
+  }
+};
+
+TEST_P(BitonicTest, KeepsMaximalKeysBeforeThePaddingInBothOrders) {
+  // Ordered form 0xFFFFFFFF: u32 max ascending, 0 descending; NaN in both orders.
+  for (std::size_t n : {3u, 1000u, 4097u, 70001u}) {
+    std::vector<std::uint32_t> high(n, 0xFFFFFFFFu), low(n, 0u);
+    for (std::size_t i = 0; i < n; i += 3) high[i] = static_cast<std::uint32_t>(i), low[i] = 0xFFFFFFFFu - i;
+    expect_sorted(high, SortOrder::ascending);
+    expect_sorted(low, SortOrder::descending);
+    std::vector<float> nans(n, std::numeric_limits<float>::quiet_NaN());
+    for (std::size_t i = 0; i < n; i += 5) nans[i] = static_cast<float>(i) - 7.0f;
+    expect_sorted(nans, SortOrder::ascending);
+    expect_sorted(nans, SortOrder::descending);
+  }
+}
+
+TEST_P(BitonicTest, SortsEverySmallCountUpToATile) {
+  auto rng = rng_for_current_test();
+  for (std::size_t n = 0; n <= 70; ++n) expect_sorted(make_keys<std::uint32_t>(n, Dist::uniform, rng), SortOrder::ascending);
+  for (std::size_t n : {511u, 513u, 2047u, 2049u, 8191u, 8192u}) {
+    expect_sorted(make_keys<std::int64_t>(n, Dist::special, rng), SortOrder::descending);
+  }
+}
+
+TEST_P(BitonicTest, SortsLargeCountsThatAreNotPowersOfTwo) {
+  auto rng = rng_for_current_test();
+  for (std::size_t n : {(1u << 20) + 1, 3u << 18}) {
+    expect_sorted(make_keys<std::uint32_t>(n, Dist::uniform, rng), SortOrder::ascending);
+  }
+}
+
+TEST_P(BitonicTest, MovesValuesPastTheTileWithTheirKeys) {
+  auto rng = rng_for_current_test();
+  const std::size_t n = 3u << 16;
+  const auto input = make_keys<double>(n, Dist::few, rng);
+  auto keys = input;
+  std::vector<std::uint64_t> values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = i;
+  sort_pairs(ctx(), std::span<double>(keys), std::span<std::uint64_t>(values), {GetParam(), SortOrder::descending});
+  ASSERT_TRUE(keys_sorted(input, keys, SortOrder::descending));
+  std::vector<std::uint32_t> perm(values.begin(), values.end());
+  ASSERT_TRUE(permutation_sorts(input, perm, SortOrder::descending, false));
+}
+
+std::string algorithm_name(const ::testing::TestParamInfo<SortAlgorithm>& info) {
+  return std::string(to_string(info.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(Bitonic, BitonicTest,
+                         ::testing::Values(SortAlgorithm::bitonic, SortAlgorithm::bitonic_transpose), algorithm_name);
+
+}  // namespace
+}  // namespace vkc::test
