@@ -29,6 +29,7 @@
 // Any count from 0 to 2^32 - 1 elements, limited also by the device: every buffer must fit in
 // maxStorageBufferRange (4 GiB on NVIDIA, 128 MiB on lavapipe), and Error says which limit a
 // request passed. No algorithm pads to a power of two.
+// `radix` needs about (key bytes + value bytes + 1) bytes of temporary storage per element.
 #pragma once
 
 #include <vulkan/vulkan_core.h>

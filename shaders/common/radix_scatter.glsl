@@ -16,6 +16,7 @@
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_memory_scope_semantics : require
+#extension GL_EXT_control_flow_attributes : require
 #ifdef RADIX_PARTITIONED
 #extension GL_NV_shader_subgroup_partitioned : require
 #endif
@@ -64,16 +65,21 @@ shared uint s_waiting[3];         // look-back: invocations still waiting, per r
 const uint FLAG_AGGREGATE = 1u;
 const uint FLAG_INCLUSIVE = 2u;
 
-uvec2 load_key(bool from_b, uint i) {
-  uvec2 k = uvec2(0u);
+// Loads item k of this invocation (tile index first + k * stride) for every k, from the A or B
+// buffers. The buffer is chosen once and indices past the count are clamped to the last key, so
+// the loads carry no condition and all ITEMS of them can be in flight together.
+void load_keys(bool from_b, uint first, uint stride, uint last, out uvec2 raw[ITEMS]) {
   if (from_b) {
-    k.x = keys_b[i * KEY_WORDS];
-    if (KEY_WORDS == 2u) k.y = keys_b[i * 2u + 1u];
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+      const uint i = min(first + k * stride, last);
+      raw[k] = uvec2(keys_b[i * KEY_WORDS], KEY_WORDS == 2u ? keys_b[i * 2u + 1u] : 0u);
+    }
   } else {
-    k.x = keys_a[i * KEY_WORDS];
-    if (KEY_WORDS == 2u) k.y = keys_a[i * 2u + 1u];
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+      const uint i = min(first + k * stride, last);
+      raw[k] = uvec2(keys_a[i * KEY_WORDS], KEY_WORDS == 2u ? keys_a[i * 2u + 1u] : 0u);
+    }
   }
-  return k;
 }
 
 void store_key(bool to_b, uint i, uvec2 k) {
@@ -86,16 +92,18 @@ void store_key(bool to_b, uint i, uvec2 k) {
   }
 }
 
-uvec2 load_value(bool from_b, uint i) {
-  uvec2 v = uvec2(0u);
+void load_values(bool from_b, uint first, uint stride, uint last, out uvec2 raw[ITEMS]) {
   if (from_b) {
-    v.x = values_b[i * VALUE_WORDS];
-    if (VALUE_WORDS == 2u) v.y = values_b[i * 2u + 1u];
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+      const uint i = min(first + k * stride, last);
+      raw[k] = uvec2(values_b[i * VALUE_WORDS], VALUE_WORDS == 2u ? values_b[i * 2u + 1u] : 0u);
+    }
   } else {
-    v.x = values_a[i * VALUE_WORDS];
-    if (VALUE_WORDS == 2u) v.y = values_a[i * 2u + 1u];
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+      const uint i = min(first + k * stride, last);
+      raw[k] = uvec2(values_a[i * VALUE_WORDS], VALUE_WORDS == 2u ? values_a[i * 2u + 1u] : 0u);
+    }
   }
-  return v;
 }
 
 void store_value(bool to_b, uint i, uvec2 v) {
@@ -114,7 +122,7 @@ uvec4 same_digit_lanes(uint digit) {
   return subgroupPartitionNV(digit);
 #else
   uvec4 peers = subgroupBallot(true);
-  for (uint b = 0u; b < 8u; ++b) {
+  [[unroll]] for (uint b = 0u; b < 8u; ++b) {
     const bool bit = ((digit >> b) & 1u) != 0u;
     const uvec4 vote = subgroupBallot(bit);
     peers &= bit ? vote : ~vote;
@@ -254,11 +262,11 @@ void main() {
   const uint counters = gl_SubgroupID * RADIX;
   uvec2 key[ITEMS];
   uint rank[ITEMS];
-  for (uint k = 0u; k < ITEMS; ++k) {
-    const uint local = run + k * gl_SubgroupSize;
-    key[k] = local < valid ? to_ordered_key(load_key(from_b, tile_base + local)) : ORDERED_KEY_MAX;
+  load_keys(from_b, tile_base + run, gl_SubgroupSize, n - 1u, key);
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+    key[k] = run + k * gl_SubgroupSize < valid ? to_ordered_key(key[k]) : ORDERED_KEY_MAX;
   }
-  for (uint k = 0u; k < ITEMS; ++k) rank[k] = subgroup_rank(digit_of(key[k], pc.pass), counters);
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) rank[k] = subgroup_rank(digit_of(key[k], pc.pass), counters);
   // Orders every subgroup's counter updates before the per-digit scan over subgroups reads them.
   barrier();
 
@@ -278,13 +286,13 @@ void main() {
   scan_tile_digits();
   // Orders the scanned digit starts before the ranks read them.
   barrier();
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint d = digit_of(key[k], pc.pass);
     rank[k] += s_tile_start[d] + s_work[counters + d];
   }
   // Orders every read of the counters before the staging below overwrites them.
   barrier();
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     s_work[rank[k]] = key[k].x;
     if (KEY_WORDS == 2u) s_work[TILE + rank[k]] = key[k].y;
   }
@@ -297,7 +305,7 @@ void main() {
   barrier();
 
   uint position[ITEMS];
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint i = k * WG + lid;
     const uvec2 ordered = uvec2(s_work[i], KEY_WORDS == 2u ? s_work[TILE + i] : 0u);
     position[k] = s_offset[digit_of(ordered, pc.pass)] + i;
@@ -305,20 +313,17 @@ void main() {
   }
   if (VALUE_WORDS == 0u) return;
 
-  uvec2 value[ITEMS];
-  for (uint k = 0u; k < ITEMS; ++k) {
-    const uint local = run + k * gl_SubgroupSize;
-    value[k] = local < valid ? load_value(from_b, tile_base + local) : uvec2(0u);
-  }
+  uvec2 value[ITEMS];  // entries past the count are never stored
+  load_values(from_b, tile_base + run, gl_SubgroupSize, n - 1u, value);
   // Orders every read of the staged keys before the values overwrite them.
   barrier();
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     s_work[rank[k]] = value[k].x;
     if (VALUE_WORDS == 2u) s_work[TILE + rank[k]] = value[k].y;
   }
   // Orders the staged values before the scatter reads them.
   barrier();
-  for (uint k = 0u; k < ITEMS; ++k) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint i = k * WG + lid;
     if (i < valid) store_value(!from_b, position[k], uvec2(s_work[i], VALUE_WORDS == 2u ? s_work[TILE + i] : 0u));
   }

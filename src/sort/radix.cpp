@@ -144,6 +144,14 @@ bool has_subgroup_operation(const DeviceInfo& device, const std::string& name) {
          device.subgroup_operations.end();
 }
 
+// NVIDIA's match-any (subgroupPartitionNV) finds equal digits in one instruction where the
+// portable path takes eight ballots, but measured slower on an H200 (12.6 against 15.6 G keys/s with ballots,
+// docs/perf-notes-radix.md): the ballots are the default, VKC_RADIX_PARTITIONED=1 picks it.
+bool use_partitioned(const DeviceInfo& device) {
+  const char* partitioned = std::getenv("VKC_RADIX_PARTITIONED");
+  return device.subgroup_partitioned && partitioned && *partitioned == '1';
+}
+
 // The buffers of one sort, as the kernels bind them.
 struct Bindings {
   Binding count, keys_a, keys_b, values_a, values_b, state;
@@ -240,7 +248,7 @@ class RadixSort final : public Algorithm {
       record_upsweep(ctx, r, job, p, b, push);
       record_scan_tiles(ctx, r, p, b, push);
     }
-    const bool partitioned = false;  // subgroupPartitionNV path: see docs/perf-notes-radix.md
+    const bool partitioned = use_partitioned(ctx.info());
     const Pipeline& pipe = pipeline(
         ctx, {.shader = partitioned ? "sort/radix/scatter_partitioned" : "sort/radix/scatter",
               .specialization = {t.workgroup, t.items, p.key_words, p.value_words, key_kind(job.key_type),

@@ -3,6 +3,7 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
+#extension GL_EXT_control_flow_attributes : require
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint ITEMS = 16;     // keys per invocation
@@ -30,12 +31,16 @@ void main() {
   for (uint i = lid; i < PASSES * RADIX; i += WG) s_hist[i] = 0u;
   // Orders the zeroing before the counting.
   barrier();
-  for (uint k = 0u; k < ITEMS; ++k) {
-    const uint i = base + k * WG + lid;
-    if (i >= n) break;
-    const uvec2 raw = uvec2(keys[i * KEY_WORDS], KEY_WORDS == 2u ? keys[i * 2u + 1u] : 0u);
-    const uvec2 ordered = to_ordered_key(raw);
-    for (uint p = 0u; p < PASSES; ++p) atomicAdd(s_hist[p * RADIX + digit_of(ordered, p)], 1u);
+  // Indices past the count are clamped (and not counted), so all loads can be in flight at once.
+  uvec2 raw[ITEMS];
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+    const uint i = min(base + k * WG + lid, n - 1u);
+    raw[k] = uvec2(keys[i * KEY_WORDS], KEY_WORDS == 2u ? keys[i * 2u + 1u] : 0u);
+  }
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+    if (base + k * WG + lid >= n) break;
+    const uvec2 ordered = to_ordered_key(raw[k]);
+    [[unroll]] for (uint p = 0u; p < PASSES; ++p) atomicAdd(s_hist[p * RADIX + digit_of(ordered, p)], 1u);
   }
   // Orders every count before the workgroup's totals are added to the global histogram.
   barrier();

@@ -2,6 +2,7 @@
 // Reads binding 0 (count), 1 or 2 (keys A or B, as PASS_FROM_B says) and 3 (state); writes state[STATE_TILES + digit * tiles + tile].
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint ITEMS = 16;  // the scatter's tile is WG * ITEMS keys
@@ -32,15 +33,22 @@ void main() {
   for (uint d = lid; d < RADIX; d += WG) s_hist[d] = 0u;
   // Orders the zeroing before the counting.
   barrier();
-  const uint end = min(n, tile * TILE + TILE);
-  for (uint i = tile * TILE + lid; i < end; i += WG) {
-    uvec2 raw;
-    if (from_b) {
-      raw = uvec2(keys_b[i * KEY_WORDS], KEY_WORDS == 2u ? keys_b[i * 2u + 1u] : 0u);
-    } else {
-      raw = uvec2(keys_a[i * KEY_WORDS], KEY_WORDS == 2u ? keys_a[i * 2u + 1u] : 0u);
+  // Indices past the count are clamped (and not counted), so all loads can be in flight at once.
+  const uint first = tile * TILE + lid;
+  uvec2 raw[ITEMS];
+  if (from_b) {
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+      const uint i = min(first + k * WG, n - 1u);
+      raw[k] = uvec2(keys_b[i * KEY_WORDS], KEY_WORDS == 2u ? keys_b[i * 2u + 1u] : 0u);
     }
-    atomicAdd(s_hist[digit_of(to_ordered_key(raw), pc.pass)], 1u);
+  } else {
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+      const uint i = min(first + k * WG, n - 1u);
+      raw[k] = uvec2(keys_a[i * KEY_WORDS], KEY_WORDS == 2u ? keys_a[i * 2u + 1u] : 0u);
+    }
+  }
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+    if (first + k * WG < n) atomicAdd(s_hist[digit_of(to_ordered_key(raw[k]), pc.pass)], 1u);
   }
   // Orders every count before the counts are written out.
   barrier();
