@@ -73,7 +73,9 @@ std::vector<BitonicPass> bitonic_plan(const BitonicTuning& tuning, std::uint64_t
   const std::uint32_t big = tuning.tile_bits() + tuning.sub_bits;
   const std::uint32_t stages = ceil_log2(max_count);
   std::vector<BitonicPass> plan;
-  if (stages == 0) return plan;
+  // Even a single element takes one pass: its store writes NaNs back positive, as the order
+  // contract says.
+  if (max_count == 0) return plan;
   const std::uint64_t tiles = groups_for(max_count, std::uint64_t{1} << big);
   plan.push_back({1, std::min(stages, big), big, big, 0, tiles});
   for (std::uint32_t k = big + 1; k <= stages; ++k) {

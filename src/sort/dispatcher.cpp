@@ -35,6 +35,10 @@ std::uint32_t key_kind(KeyType type) {
   }
 }
 
+bool available(SortAlgorithm algorithm) {
+  return algorithm == SortAlgorithm::automatic || lookup(algorithm) != nullptr;
+}
+
 bool radix_algorithm_available() { return lookup(SortAlgorithm::radix) != nullptr; }
 
 const Algorithm& choose(const DeviceInfo& device, const SortDesc& desc) {
