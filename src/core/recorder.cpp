@@ -174,23 +174,33 @@ TimestampQueries::TimestampQueries(const Context& ctx, std::uint32_t count) : st
 
 TimestampQueries::~TimestampQueries() { vkDestroyQueryPool(state_.device, pool_, nullptr); }
 
-std::vector<double> TimestampQueries::read_ns() const {
+std::vector<std::uint64_t> TimestampQueries::read_ticks() const {
   std::vector<std::uint64_t> ticks(count_);
   check(vkGetQueryPoolResults(state_.device, pool_, 0, count_, ticks.size() * sizeof(std::uint64_t), ticks.data(),
                               sizeof(std::uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
         "vkGetQueryPoolResults", state_.info.name);
+  return ticks;
+}
+
+std::uint64_t TimestampQueries::tick_mask() const {
   const std::uint32_t bits = state_.info.timestamp_valid_bits;
-  const std::uint64_t mask = bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+  return bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+}
+
+std::vector<double> TimestampQueries::read_ns() const {
+  const auto ticks = read_ticks();
   std::vector<double> ns(count_);
   for (std::uint32_t i = 0; i < count_; ++i) {
-    ns[i] = static_cast<double>(ticks[i] & mask) * state_.info.timestamp_period_ns;
+    ns[i] = static_cast<double>(ticks[i] & tick_mask()) * state_.info.timestamp_period_ns;
   }
   return ns;
 }
 
 double TimestampQueries::elapsed_ns(std::uint32_t first, std::uint32_t last) const {
-  const auto ns = read_ns();
-  return ns.at(last) - ns.at(first);
+  const auto ticks = read_ticks();
+  // Modular difference: counters narrower than 64 bits may wrap between the two queries.
+  const std::uint64_t delta = (ticks.at(last) - ticks.at(first)) & tick_mask();
+  return static_cast<double>(delta) * state_.info.timestamp_period_ns;
 }
 
 }  // namespace vkc

@@ -115,6 +115,8 @@ class TimestampQueries {
   double elapsed_ns(std::uint32_t first, std::uint32_t last) const;
 
  private:
+  std::vector<std::uint64_t> read_ticks() const;
+  std::uint64_t tick_mask() const;
   const detail::ContextState& state_;
   VkQueryPool pool_ = VK_NULL_HANDLE;
   std::uint32_t count_;
