@@ -59,6 +59,9 @@ const Algorithm& choose(const DeviceInfo& device, const SortDesc& desc);
 /// the benchmarks share.
 void record(Context& ctx, Recorder& r, const SortDesc& desc, std::uint64_t count, const SortBuffers& buffers);
 
+/// `options` with `automatic` resolved to a stable algorithm: what argsort sorts with.
+SortOptions options_for_argsort(SortOptions options);
+
 /// Records values[i] = i for i < n (uint32): the initial values of an argsort.
 void record_iota(Context& ctx, Recorder& r, const Buffer& values, std::uint64_t n);
 

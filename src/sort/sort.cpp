@@ -70,6 +70,13 @@ void sort_on_device(Context& ctx, const SortDesc& desc, void* keys, void* values
 }  // namespace
 
 namespace sorting {
+SortOptions options_for_argsort(SortOptions options) {
+  if (options.algorithm == SortAlgorithm::automatic && radix_algorithm_available()) {
+    options.algorithm = SortAlgorithm::radix;  // argsort promises the stable permutation by default
+  }
+  return options;
+}
+
 void record_iota(Context& ctx, Recorder& r, const Buffer& values, std::uint64_t n) {
   const std::uint32_t wg = streaming_workgroup_size(ctx.info());
   const Pipeline& p = pipeline(ctx, {.shader = "sort/iota", .specialization = {wg}, .bindings = 1, .push_bytes = 4});
@@ -180,10 +187,7 @@ std::vector<std::uint32_t> argsort(Context& ctx, KeyType type, const void* keys,
   check_count(count);
   std::vector<std::uint32_t> permutation(count);
   if (count == 0) return permutation;
-  SortOptions stable = options;
-  if (stable.algorithm == SortAlgorithm::automatic && sorting::radix_algorithm_available()) {
-    stable.algorithm = SortAlgorithm::radix;  // argsort promises the stable permutation by default
-  }
+  const SortOptions stable = sorting::options_for_argsort(options);
   std::vector<std::byte> scratch_keys(count * key_bytes(type));
   std::memcpy(scratch_keys.data(), keys, scratch_keys.size());
   sort_on_device(ctx, {type, ValueType::u32, count, stable}, scratch_keys.data(), permutation.data(), true);

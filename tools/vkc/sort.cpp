@@ -111,7 +111,7 @@ void run_sort(const SortArgs& args, const Common& common) {
   bool is_npy = false;
   io::Array keys = load_keys(args, is_npy);
   check_output(args);
-  if (args.argsort && options.algorithm == SortAlgorithm::automatic) options.algorithm = SortAlgorithm::radix;
+  if (args.argsort) options = sorting::options_for_argsort(options);
   Context ctx(ContextOptions{.device = common.device});
   const SortDesc desc{key_type_of(keys.dtype), args.argsort ? ValueType::u32 : ValueType::none, keys.count(), options};
   if (desc.max_count > UINT32_MAX) throw Error(args.input.string() + ": more than 2^32 - 1 keys");
