@@ -28,17 +28,31 @@ Stats summarize(std::vector<double> ms) {
 Stats time_gpu(Context& ctx, int warmup, int runs, const std::function<void(Recorder&)>& prepare,
                const std::function<void(Recorder&)>& work) {
   TimestampQueries queries(ctx, 2);
-  std::vector<double> ms;
-  for (int i = 0; i < warmup + runs; ++i) {
+  // One submission: `prepare`, then `work` `repeat` times between the timestamps.
+  auto run = [&](int repeat) {
     ctx.run([&](Recorder& r) {
       if (prepare) prepare(r);
       r.reset_queries(queries.pool(), 0, 2);
       r.write_timestamp(queries.pool(), 0);
-      work(r);
+      for (int k = 0; k < repeat; ++k) work(r);
       r.write_timestamp(queries.pool(), 1);
     });
-    if (i >= warmup) ms.push_back(queries.elapsed_ns(0, 1) / 1e6);
+    return queries.elapsed_ns(0, 1) / 1e6;
+  };
+  // A GPU idles at a low clock between bursts (an H200's SMs near 345 MHz) and needs tens of
+  // milliseconds of steady work to reach its full clock, so the warm-up lasts `warmup` runs and
+  // at least 300 ms of GPU time, the work repeated within a submission (up to 1024 times) until
+  // each submission keeps the GPU busy for about a millisecond. CPU devices skip the time floor.
+  const double warm_floor_ms = warmup > 0 && !ctx.info().is_software() ? 300 : 0;
+  double warm_ms = 0;
+  int repeat = 1;
+  for (int i = 0; i < warmup || (warm_ms < warm_floor_ms && i < 2000); ++i) {
+    const double ms = run(repeat);
+    warm_ms += ms;
+    if (ms < 1.0 && repeat < 1024) repeat *= 2;
   }
+  std::vector<double> ms;
+  for (int i = 0; i < runs; ++i) ms.push_back(run(1));
   return summarize(ms);
 }
 

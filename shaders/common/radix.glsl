@@ -12,7 +12,8 @@
 //   [STATE_PASS_INFO + pass]              PASS_SKIP | PASS_FROM_B, written by prepare
 //   [STATE_FINAL]                         1 when the sorted data ends in the B buffers
 //   [STATE_TICKETS + pass]                the look-back path's tile counter
-//   [STATE_TILES ...]                     look-back: (pass * tiles + tile) * 256 + digit;
+//   [STATE_TILES ...]                     look-back: ((pass % 2) * tiles + tile) * 256 + digit
+//                                         (two tables: each pass zeroes the next pass's);
 //                                         reduce-then-scan: digit * tiles + tile
 const uint STATE_OFFSETS = 0u;
 const uint STATE_PASS_INFO = 2048u;

@@ -13,6 +13,7 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_vote : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_memory_scope_semantics : require
@@ -30,6 +31,9 @@ layout(constant_id = 5) const bool DESCENDING = false;
 layout(constant_id = 6) const uint MAX_SUBGROUPS = 16;  // workgroup size / smallest subgroup size
 layout(constant_id = 7) const uint SCAN_MODE = 0;       // 0: decoupled look-back, 1: tile table
 layout(constant_id = 8) const uint SHARED_WORDS = 4096; // max(MAX_SUBGROUPS * 256, tile * words)
+layout(constant_id = 9) const uint BALLOT_WORDS = 4;     // 1 when no subgroup exceeds 32 lanes
+layout(constant_id = 10) const uint LOOKBACK_WINDOW = 4; // earlier tiles read at once per digit
+layout(constant_id = 11) const bool LOOKBACK_SPIN = true; // false: look-back in barrier rounds
 
 const uint WG = gl_WorkGroupSize.x;
 const uint TILE = WG * ITEMS;
@@ -58,7 +62,7 @@ shared uint s_tile_start[RADIX];  // the tile's digit counts, then their exclusi
 shared uint s_offset[RADIX];      // global index of staging position 0 for each digit
 shared uint s_tile;
 shared uint s_valid;              // keys in this tile (the last tile may be partial)
-shared uint s_waiting[3];         // look-back: invocations still waiting, per round (mod 3)
+shared uint s_waiting[3];         // look-back rounds: invocations still waiting, per round (mod 3)
 
 // Look-back words: FLAG_AGGREGATE | count << 2 (this tile alone), FLAG_INCLUSIVE | prefix << 2
 // (this and every earlier tile), 0 while unpublished. Hence counts below 2^30 (radix.cpp checks).
@@ -116,12 +120,13 @@ void store_value(bool to_b, uint i, uvec2 v) {
   }
 }
 
-// The lanes of this subgroup whose digit equals `digit` (this lane included).
-uvec4 same_digit_lanes(uint digit) {
+// The lanes of this subgroup whose digit equals `digit` (this lane included), as a ballot;
+// `lanes` is the ballot of every lane of the subgroup.
+uvec4 same_digit_lanes(uint digit, uvec4 lanes) {
 #ifdef RADIX_PARTITIONED
   return subgroupPartitionNV(digit);
 #else
-  uvec4 peers = subgroupBallot(true);
+  uvec4 peers = lanes;
   [[unroll]] for (uint b = 0u; b < 8u; ++b) {
     const bool bit = ((digit >> b) & 1u) != 0u;
     const uvec4 vote = subgroupBallot(bit);
@@ -131,13 +136,36 @@ uvec4 same_digit_lanes(uint digit) {
 #endif
 }
 
+// The same for subgroups of at most 32 lanes, in one word: a quarter of the ballot arithmetic,
+// which the compiler cannot drop by itself since the subgroup size is not known to it.
+uint same_digit_lanes32(uint digit, uint lanes) {
+#ifdef RADIX_PARTITIONED
+  return subgroupPartitionNV(digit).x;
+#else
+  uint peers = lanes;
+  [[unroll]] for (uint b = 0u; b < 8u; ++b) {
+    const uint vote = subgroupBallot(((digit >> b) & 1u) != 0u).x;
+    peers &= vote ^ (((digit >> b) & 1u) - 1u);  // vote where the bit is 1, ~vote where it is 0
+  }
+  return peers;
+#endif
+}
+
 // Rank of this lane's key among the keys of its subgroup with the same digit, counting every
 // earlier call too; the subgroup's counters live at s_work[counters + digit].
-uint subgroup_rank(uint digit, uint counters) {
-  const uvec4 peers = same_digit_lanes(digit);
-  const uint below = subgroupBallotExclusiveBitCount(peers);
-  const uint total = subgroupBallotBitCount(peers);
-  const uint leader = subgroupBallotFindMSB(peers);
+uint subgroup_rank(uint digit, uint counters, uvec4 lanes) {
+  uint below, total, leader;
+  if (BALLOT_WORDS == 1u) {
+    const uint peers = same_digit_lanes32(digit, lanes.x);
+    below = bitCount(peers & gl_SubgroupLtMask.x);
+    total = bitCount(peers);
+    leader = findMSB(peers);
+  } else {
+    const uvec4 peers = same_digit_lanes(digit, lanes);
+    below = subgroupBallotExclusiveBitCount(peers);
+    total = subgroupBallotBitCount(peers);
+    leader = subgroupBallotFindMSB(peers);
+  }
   uint base = 0u;
   if (gl_SubgroupInvocationID == leader) {
     base = s_work[counters + digit];
@@ -159,57 +187,102 @@ uint acquire_tile() {
   return s_tile;
 }
 
-void publish(uint tile, uint digit, uint word) {
-  atomicStore(state[STATE_TILES + (pc.pass * pc.tiles + tile) * RADIX + digit], word, gl_ScopeQueueFamily,
-              gl_StorageSemanticsBuffer, gl_SemanticsRelease);
+// The look-back word of (pass, tile, digit): passes alternate between two tables.
+uint lookback_index(uint pass, uint tile, uint digit) { return STATE_TILES + ((pass & 1u) * pc.tiles + tile) * RADIX + digit; }
+
+// Zeroes this workgroup's slot of the table the next pass uses, last used by the previous pass
+// (whose reads the barrier between the dispatches ordered before this). The grid has one
+// workgroup per slot, so the whole table is cleared; skipped passes clear it too.
+void clear_next_table() {
+  const uint slot = linear_workgroup_id();
+  if (slot >= pc.tiles) return;
+  for (uint d = gl_LocalInvocationIndex; d < RADIX; d += WG) state[lookback_index(pc.pass + 1u, slot, d)] = 0u;
 }
 
-// One round of decoupled look-back for the digits d = lid, lid + WG, ... of this tile: reads each
-// unresolved digit's word of tile t - 1 once. A digit is resolved when an inclusive prefix was
-// found: then this tile's own inclusive prefix is published and s_offset[d] set. Returns whether
-// a digit is still waiting. (The rounds are separated by workgroup barriers: on lavapipe, Mesa
-// 22.3, an invocation that spun long before a barrier lost other invocations of its workgroup.)
-bool look_back_round(uint tile, uint lid, inout uint next[DIGITS_PER_INVOCATION],
-                     inout uint exclusive[DIGITS_PER_INVOCATION]) {
-  bool waiting = false;
+// Look-back words are device-scope atomics with relaxed ordering: a word carries its count
+// itself and guards no other data, so no acquire or release is needed. On an H200, acquire
+// loads were costly (reading four tiles per step with acquire was 14% slower than one; dropping
+// acquire and release made the whole sort 1.55x faster at 2^28 keys).
+void publish(uint tile, uint digit, uint word) {
+  atomicStore(state[lookback_index(pc.pass, tile, digit)], word, gl_ScopeQueueFamily, 0, 0);
+}
+
+uint lookback_word(uint tile, uint digit) {
+  return atomicLoad(state[lookback_index(pc.pass, tile, digit)], gl_ScopeQueueFamily, 0, 0);
+}
+
+// One step of decoupled look-back for one digit: reads the words of the LOOKBACK_WINDOW tiles
+// before `next` at once (their loads are in flight together) and, nearest first, adds each
+// published count to `exclusive` until a word carries an inclusive prefix (then next = 0) or a
+// tile has not published yet (the next step reads again from there).
+void look_back_step(uint digit, inout uint next, inout uint exclusive) {
+  uint words[LOOKBACK_WINDOW];
+  [[unroll]] for (uint j = 0u; j < LOOKBACK_WINDOW; ++j) {
+    words[j] = next > j ? lookback_word(next - 1u - j, digit) : FLAG_INCLUSIVE;
+  }
+  bool unpublished = false;
+  [[unroll]] for (uint j = 0u; j < LOOKBACK_WINDOW; ++j) {
+    const uint flag = words[j] & 3u;
+    if (unpublished || next == 0u) continue;
+    unpublished = flag == 0u;
+    if (flag != 0u) {
+      exclusive += words[j] >> 2u;
+      next = flag == FLAG_INCLUSIVE ? 0u : next - 1u;
+    }
+  }
+}
+
+// The digit's count over every earlier tile is known: publishes this tile's inclusive prefix
+// (tile 0 published it with its counts) and the digit's global offset for the scatter.
+void resolve_digit(uint tile, uint d, uint exclusive) {
+  const uint start = s_tile_start[d];
+  if (tile != 0u) {
+    const uint count = (d + 1u < RADIX ? s_tile_start[d + 1u] : s_valid) - start;
+    publish(tile, d, FLAG_INCLUSIVE | ((exclusive + count) << 2u));
+  }
+  s_offset[d] = state[STATE_OFFSETS + pc.pass * RADIX + d] + exclusive - start;
+}
+
+// Look-back on GPUs: each invocation walks back for its digits, stepping while any lane of its
+// subgroup still walks (a loop uniform within the subgroup).
+void look_back_spinning(uint tile, uint lid) {
   for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
     const uint d = lid + r * WG;
-    if (d >= RADIX || next[r] == 0u) continue;
-    const uint word = atomicLoad(state[STATE_TILES + (pc.pass * pc.tiles + next[r] - 1u) * RADIX + d],
-                                 gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsAcquire);
-    const uint flag = word & 3u;
-    if (flag != 0u) {  // else tile next - 1 has not published yet: read it again next round
-      exclusive[r] += word >> 2u;
-      next[r] = flag == FLAG_INCLUSIVE ? 0u : next[r] - 1u;
-      if (next[r] == 0u) {
-        const uint start = s_tile_start[d];
-        const uint count = (d + 1u < RADIX ? s_tile_start[d + 1u] : s_valid) - start;
-        publish(tile, d, FLAG_INCLUSIVE | ((exclusive[r] + count) << 2u));
-        s_offset[d] = state[STATE_OFFSETS + pc.pass * RADIX + d] + exclusive[r] - start;
-      }
+    uint next = tile != 0u && d < RADIX ? tile : 0u;  // the tile to read is next - 1; 0 when done
+    uint exclusive = 0u;
+    while (subgroupAny(next != 0u)) {
+      if (next != 0u) look_back_step(d, next, exclusive);
     }
-    waiting = waiting || next[r] != 0u;
+    if (d < RADIX) resolve_digit(tile, d, exclusive);
   }
-  return waiting;
 }
 
-// Decoupled look-back: sets s_offset[d] for every digit from the earlier tiles' published
-// prefixes, in rounds until no invocation of the workgroup waits.
-void look_back(uint tile, uint lid) {
-  uint next[DIGITS_PER_INVOCATION];  // the tile to read is next - 1; 0 once resolved
+// Look-back on CPU devices: one step per digit per round, every round ending in a workgroup
+// barrier, until no invocation waits. lavapipe (Mesa 22.3) cannot run the spinning form: its
+// JIT ends any loop after 65,535 iterations, which a wait for another CPU thread can exceed,
+// and the walk then ends with a wrong count (measured: wrong keys at subgroup size 4).
+void look_back_rounds(uint tile, uint lid) {
+  uint next[DIGITS_PER_INVOCATION];
   uint exclusive[DIGITS_PER_INVOCATION];
   for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
-    next[r] = tile;
-    exclusive[r] = 0u;
     const uint d = lid + r * WG;
-    if (tile == 0u && d < RADIX) s_offset[d] = state[STATE_OFFSETS + pc.pass * RADIX + d] - s_tile_start[d];
+    next[r] = tile != 0u && d < RADIX ? tile : 0u;
+    exclusive[r] = 0u;
+    if (tile == 0u && d < RADIX) resolve_digit(tile, d, 0u);
   }
   if (lid < 3u) s_waiting[lid] = 0u;
   // Orders the zeroing of the waiting counters before the first round counts into them.
   barrier();
   for (uint round = 0u;; ++round) {
-    if (look_back_round(tile, lid, next, exclusive)) atomicAdd(s_waiting[round % 3u], 1u);
-    // Orders this round's waiting counts (and resolved offsets) before they are read.
+    bool waiting = false;
+    for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
+      if (next[r] == 0u) continue;
+      look_back_step(lid + r * WG, next[r], exclusive[r]);
+      if (next[r] == 0u) resolve_digit(tile, lid + r * WG, exclusive[r]);
+      waiting = waiting || next[r] != 0u;
+    }
+    if (waiting) atomicAdd(s_waiting[round % 3u], 1u);
+    // Orders this round's waiting counts before they are read.
     barrier();
     if (s_waiting[round % 3u] == 0u) break;
     // Three slots: slot (round + 2) % 3 was last read before the barrier above, and is next
@@ -241,6 +314,7 @@ void scan_tile_digits() {
 
 void main() {
   const uint n = min(count_value, pc.max_count);
+  if (SCAN_MODE == 0u) clear_next_table();
   const uint info = state[STATE_PASS_INFO + pc.pass];
   if ((info & PASS_SKIP) != 0u) return;
   const bool from_b = (info & PASS_FROM_B) != 0u;
@@ -260,13 +334,14 @@ void main() {
   // ranking below visits the keys in input order.
   const uint run = gl_SubgroupID * gl_SubgroupSize * ITEMS + gl_SubgroupInvocationID;
   const uint counters = gl_SubgroupID * RADIX;
+  const uvec4 lanes = subgroupBallot(true);
   uvec2 key[ITEMS];
   uint rank[ITEMS];
   load_keys(from_b, tile_base + run, gl_SubgroupSize, n - 1u, key);
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     key[k] = run + k * gl_SubgroupSize < valid ? to_ordered_key(key[k]) : ORDERED_KEY_MAX;
   }
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) rank[k] = subgroup_rank(digit_of(key[k], pc.pass), counters);
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) rank[k] = subgroup_rank(digit_of(key[k], pc.pass), counters, lanes);
   // Orders every subgroup's counter updates before the per-digit scan over subgroups reads them.
   barrier();
 
@@ -297,7 +372,11 @@ void main() {
     if (KEY_WORDS == 2u) s_work[TILE + rank[k]] = key[k].y;
   }
   if (SCAN_MODE == 0u) {
-    look_back(tile, lid);
+    if (LOOKBACK_SPIN) {
+      look_back_spinning(tile, lid);
+    } else {
+      look_back_rounds(tile, lid);
+    }
   } else {
     for (uint d = lid; d < RADIX; d += WG) s_offset[d] = state[STATE_TILES + d * pc.tiles + tile] - s_tile_start[d];
   }

@@ -149,7 +149,15 @@ struct FeatureChain {
   }
 };
 
-VkDevice create_device(VkPhysicalDevice physical, const DeviceInfo& info, std::uint32_t family) {
+// VKC_PIPELINE_STATS=1 asks the driver for each pipeline's compiler statistics (registers,
+// shared memory, instruction counts: whatever it reports), printed when the pipeline is built.
+// For tuning kernels; needs VK_KHR_pipeline_executable_properties.
+bool wants_pipeline_statistics(VkPhysicalDevice physical) {
+  const char* env = std::getenv("VKC_PIPELINE_STATS");
+  return env && *env == '1' && detail::has_extension(physical, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+}
+
+VkDevice create_device(VkPhysicalDevice physical, const DeviceInfo& info, std::uint32_t family, bool statistics) {
   if (info.api_version < VK_API_VERSION_1_2) {
     throw Error("'" + info.name + "' supports Vulkan " + info.api_version_string() + "; vkc needs 1.2");
   }
@@ -164,6 +172,13 @@ VkDevice create_device(VkPhysicalDevice physical, const DeviceInfo& info, std::u
   if (info.subgroup_partitioned) extensions.push_back(VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME);
 
   FeatureChain features(physical, info);
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable_info{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR, features.base.pNext};
+  if (statistics) {
+    extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    executable_info.pipelineExecutableInfo = VK_TRUE;
+    features.base.pNext = &executable_info;
+  }
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   queue.queueFamilyIndex = family;
@@ -252,7 +267,8 @@ Context::Context(const ContextOptions& options) : state_(std::make_unique<detail
   }
   vkGetPhysicalDeviceMemoryProperties(s.physical, &s.memory);
   s.queue_family = compute_queue_family(s.physical, s.info.name);
-  s.device = create_device(s.physical, s.info, s.queue_family);
+  s.pipeline_statistics = wants_pipeline_statistics(s.physical);
+  s.device = create_device(s.physical, s.info, s.queue_family, s.pipeline_statistics);
   vkGetDeviceQueue(s.device, s.queue_family, 0, &s.queue);
   create_command_objects(s);
 }

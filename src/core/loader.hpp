@@ -72,7 +72,9 @@ namespace vkc::vk {
   X(vkCmdDispatchIndirect)                 \
   X(vkCmdPipelineBarrier)                  \
   X(vkCmdCopyBuffer)                       \
-  X(vkCmdFillBuffer)
+  X(vkCmdFillBuffer)                       \
+  X(vkGetPipelineExecutablePropertiesKHR)  \
+  X(vkGetPipelineExecutableStatisticsKHR)
 
 #define VKC_DECLARE(name) extern PFN_##name name;
 VKC_GLOBAL_FUNCTIONS(VKC_DECLARE)

@@ -1,5 +1,9 @@
 #include "core/pipeline.hpp"
 
+#include <cstdio>
+#include <string>
+#include <vector>
+
 #include "core/check.hpp"
 #include "core/loader.hpp"
 #include "core/shaders.hpp"
@@ -49,6 +53,38 @@ VkShaderModule create_module(const detail::ContextState& s, const std::string& n
   return module;
 }
 
+std::string statistic_value(const VkPipelineExecutableStatisticKHR& st) {
+  switch (st.format) {
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: return st.value.b32 ? "true" : "false";
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: return std::to_string(st.value.i64);
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: return std::to_string(st.value.u64);
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: return std::to_string(st.value.f64);
+    default: return "?";
+  }
+}
+
+// One stderr line per executable of the pipeline: the shader, its specialization and every
+// statistic the driver reports.
+void print_statistics(const detail::ContextState& s, const PipelineDesc& desc, VkPipeline pipeline) {
+  VkPipelineInfoKHR pipeline_info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR, nullptr, pipeline};
+  std::uint32_t executables = 0;
+  if (vkGetPipelineExecutablePropertiesKHR(s.device, &pipeline_info, &executables, nullptr) != VK_SUCCESS) return;
+  for (std::uint32_t e = 0; e < executables; ++e) {
+    VkPipelineExecutableInfoKHR executable{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR, nullptr, pipeline, e};
+    std::uint32_t count = 0;
+    if (vkGetPipelineExecutableStatisticsKHR(s.device, &executable, &count, nullptr) != VK_SUCCESS) continue;
+    std::vector<VkPipelineExecutableStatisticKHR> stats(count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+    if (vkGetPipelineExecutableStatisticsKHR(s.device, &executable, &count, stats.data()) != VK_SUCCESS) continue;
+    std::string line = "vkc: pipeline " + desc.shader + " [";
+    for (std::size_t i = 0; i < desc.specialization.size(); ++i) {
+      line += (i ? "," : "") + std::to_string(desc.specialization[i]);
+    }
+    line += "]";
+    for (const auto& st : stats) line += std::string(" | ") + st.name + "=" + statistic_value(st);
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }
+}
+
 VkPipeline create_pipeline(const detail::ContextState& s, const PipelineDesc& desc, VkPipelineLayout layout) {
   VkShaderModule module = create_module(s, desc.shader);
   std::vector<VkSpecializationMapEntry> entries;
@@ -76,10 +112,12 @@ VkPipeline create_pipeline(const detail::ContextState& s, const PipelineDesc& de
                 ", which '" + s.info.name + "' cannot provide");
   }
   info.layout = layout;
+  if (s.pipeline_statistics) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkPipeline pipeline = VK_NULL_HANDLE;
   const VkResult result = vkCreateComputePipelines(s.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
   vkDestroyShaderModule(s.device, module, nullptr);
   check(result, "vkCreateComputePipelines(" + desc.shader + ")", s.info.name);
+  if (s.pipeline_statistics) print_statistics(s, desc, pipeline);
   return pipeline;
 }
 

@@ -23,6 +23,7 @@ struct ContextState {
   VkDevice device = VK_NULL_HANDLE;
   VkQueue queue = VK_NULL_HANDLE;
   std::uint32_t queue_family = 0;
+  bool pipeline_statistics = false;    // VKC_PIPELINE_STATS=1: print each pipeline's compiler statistics
   VkPhysicalDeviceMemoryProperties memory{};
   VkCommandPool command_pool = VK_NULL_HANDLE;
   VkCommandBuffer command_buffer = VK_NULL_HANDLE;

@@ -57,12 +57,16 @@ std::uint32_t staging_words(std::uint32_t max_subgroups, std::uint32_t tile, std
 }
 
 // 16 subgroups per workgroup (512 invocations at NVIDIA's 32, 64 at lavapipe's 4) and 16 keys per
-// invocation, fewer where shared memory is short: see docs/perf-notes-radix.md.
+// invocation, fewer where shared memory is short. On NVIDIA 10 keys: the scatter's registers grow
+// by about 6 per key (64 at 10 keys, 100 at 16 on an H200), and at 64 two workgroups of 512 fit
+// an SM, which measured fastest (docs/perf-notes.md).
+std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vendor_id == 0x10DE ? 10 : 16; }
+
 Tuning choose_tuning(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t value_words) {
   const std::uint32_t min_subgroup = std::max<std::uint32_t>(1, device.min_subgroup_size);
   const std::uint32_t limit = std::min(device.max_workgroup_invocations, device.max_workgroup_size[0]);
   std::uint32_t workgroup = std::min({512u, limit, 16 * min_subgroup});
-  std::uint32_t items = 16;
+  std::uint32_t items = keys_per_invocation(device);
   tuning_override(workgroup, items);
   Tuning t;
   t.workgroup = workgroup;
@@ -92,13 +96,11 @@ struct Plan {
   std::uint64_t keys_bytes = 0, values_bytes = 0, state_bytes = 0, zero_bytes = 0, total = 0;
 };
 
+// Look-back needs forward progress between running workgroups, which NVIDIA's and AMD's
+// discrete GPUs give; everything else, lavapipe included, takes reduce-then-scan.
 bool automatic_lookback(const DeviceInfo& device, std::uint64_t max_count) {
-  // Look-back is safe on AMD's discrete GPUs (forward progress between workgroups), but on
-  // NVIDIA's H200 the barrier-round look-back measured slower than reduce-then-scan at every
-  // size (24.7 against 15.9 G keys/s at 2^28; docs/perf-notes.md), so NVIDIA takes
-  // reduce-then-scan until the look-back waits with a per-digit spin.
-  const bool amd = device.vendor_id == 0x1002;
-  return amd && device.type == DeviceType::discrete_gpu && max_count <= kLookbackLimit;
+  const bool vendor = device.vendor_id == 0x10DE || device.vendor_id == 0x1002;
+  return vendor && device.type == DeviceType::discrete_gpu && max_count <= kLookbackLimit;
 }
 
 bool wants_lookback(const DeviceInfo& device, RadixScan scan, std::uint64_t max_count) {
@@ -124,9 +126,11 @@ Plan make_plan(const DeviceInfo& device, KeyType key, ValueType value, std::uint
   p.tiles = std::max<std::uint64_t>(1, groups_for(max_count, p.tuning.tile()));
   p.keys_bytes = std::max<std::uint64_t>(4, max_count * p.key_words * 4);
   p.values_bytes = std::max<std::uint64_t>(4, max_count * p.value_words * 4);
-  const std::uint64_t table_words = (lookback ? p.passes : 1) * p.tiles * kRadix;
+  // Look-back: two tables of tiles x 256 words, passes alternating; the sort zeroes the first
+  // and each pass the next one. Reduce-then-scan: one table of 256 x tiles counts.
+  const std::uint64_t table_words = (lookback ? 2 : 1) * p.tiles * kRadix;
   p.state_bytes = (kStateHeaderWords + table_words) * 4;
-  p.zero_bytes = lookback ? p.state_bytes : kStateHeaderWords * 4;
+  p.zero_bytes = (kStateHeaderWords + (lookback ? p.tiles * kRadix : 0)) * 4;
   p.alt_keys = 0;
   p.alt_values = align_up(p.keys_bytes);
   p.state = p.alt_values + (p.value_words ? align_up(p.values_bytes) : 0);
@@ -154,6 +158,31 @@ bool has_subgroup_operation(const DeviceInfo& device, const std::string& name) {
 bool use_partitioned(const DeviceInfo& device) {
   const char* partitioned = std::getenv("VKC_RADIX_PARTITIONED");
   return device.subgroup_partitioned && partitioned && *partitioned == '1';
+}
+
+// Words of a subgroup ballot the ranking works with: one where no subgroup is wider than 32
+// lanes (NVIDIA, lavapipe, most mobile GPUs), else four. VKC_RADIX_BALLOT_WORDS=4 forces the
+// general form, which the tests use to cover it on narrow subgroups.
+std::uint32_t ballot_words(const DeviceInfo& device) {
+  const char* forced = std::getenv("VKC_RADIX_BALLOT_WORDS");
+  if (forced && std::string(forced) == "4") return 4;
+  return device.max_subgroup_size <= 32 ? 1 : 4;
+}
+
+// Whether the look-back waits by spinning (GPUs) or in workgroup barrier rounds (CPU devices,
+// where a spin loop can outlast lavapipe's loop limit; see radix_scatter.glsl).
+// VKC_RADIX_LOOKBACK_SPIN=1 forces spinning, for a test that runs lavapipe single-threaded.
+bool lookback_spins(const DeviceInfo& device) {
+  const char* forced = std::getenv("VKC_RADIX_LOOKBACK_SPIN");
+  if (forced && *forced) return *forced == '1';
+  return !device.is_software();
+}
+
+// Earlier tiles whose look-back words one invocation reads at once: VKC_RADIX_WINDOW for tuning runs.
+std::uint32_t lookback_window() {
+  const char* text = std::getenv("VKC_RADIX_WINDOW");
+  const int window = text ? std::atoi(text) : 0;
+  return window >= 1 && window <= 32 ? static_cast<std::uint32_t>(window) : 4;
 }
 
 // The buffers of one sort, as the kernels bind them.
@@ -195,7 +224,7 @@ class RadixSort final : public Algorithm {
 
   void record(Context& ctx, Recorder& r, const Job& job) const override {
     const DeviceInfo& device = ctx.info();
-    for (const char* op : {"ballot", "shuffle", "arithmetic"}) {
+    for (const char* op : {"vote", "ballot", "shuffle", "arithmetic"}) {
       if (!has_subgroup_operation(device, op)) {
         throw Error(std::string("radix sort needs subgroup ") + op + " operations, which '" + device.name + "' lacks");
       }
@@ -256,7 +285,8 @@ class RadixSort final : public Algorithm {
     const Pipeline& pipe = pipeline(
         ctx, {.shader = partitioned ? "sort/radix/scatter_partitioned" : "sort/radix/scatter",
               .specialization = {t.workgroup, t.items, p.key_words, p.value_words, key_kind(job.key_type),
-                                 job.descending() ? 1u : 0u, t.max_subgroups, p.lookback ? 0u : 1u, t.shared_words},
+                                 job.descending() ? 1u : 0u, t.max_subgroups, p.lookback ? 0u : 1u, t.shared_words,
+                                 ballot_words(ctx.info()), lookback_window(), lookback_spins(ctx.info()) ? 1u : 0u},
               .bindings = 6,
               .push_bytes = sizeof(PassPush),
               .full_subgroups = ctx.info().subgroup_size_control});
