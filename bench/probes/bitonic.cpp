@@ -147,13 +147,16 @@ int main(int argc, char** argv) {
         for (std::uint32_t wg : {64u, 128u, 256u, 512u, 1024u}) {
           for (std::uint32_t e : {1u, 2u, 3u, 4u}) {
             sorting::BitonicTuning t{wg, e, 0};
-            if (t.tile_bits() <= chosen.tile_bits() && wg <= info.max_workgroup_invocations) tunings.push_back(t);
+            if (t.tile_bits() > chosen.tile_bits() || wg > info.max_workgroup_invocations) continue;
+            tunings.push_back(t);
+            if (bits <= 13) tunings.push_back({wg, e, 0, false});  // lane bits through shared memory
           }
         }
       }
       for (const auto& t : tunings) {
         const std::string name = "bitonic wg" + std::to_string(t.workgroup_size) + " e" + std::to_string(t.e_bits) +
-                                 " sub" + std::to_string(t.sub_bits) + (&t == &tunings[0] ? " *" : "");
+                                 " sub" + std::to_string(t.sub_bits) + (t.shuffles ? "" : " noshfl") +
+                                 (&t == &tunings[0] ? " *" : "");
         const auto passes = sorting::bitonic_plan(t, n).size();
         variants.push_back({{name, [t](Context& c, Recorder& r, const sorting::Job& j) {
                                sorting::record_bitonic(c, r, j, t);

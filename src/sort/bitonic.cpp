@@ -96,7 +96,8 @@ void record_bitonic(Context& ctx, Recorder& r, const Job& job, const BitonicTuni
   const Pipeline& p = pipeline(ctx, {.shader = "sort/bitonic/tile",
                                      .specialization = {tuning.workgroup_size, job.key_words(), job.value_words(),
                                                         key_kind(job.key_type), job.descending() ? 1u : 0u,
-                                                        tuning.e_bits, tuning.sub_bits, tuning.tile_bits()},
+                                                        tuning.e_bits, tuning.sub_bits, tuning.tile_bits(),
+                                                        tuning.shuffles ? 1u : 0u},
                                      .bindings = 3,
                                      .push_bytes = sizeof(Push),
                                      .full_subgroups = true});

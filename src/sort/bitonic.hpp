@@ -13,6 +13,7 @@ struct BitonicTuning {
   std::uint32_t workgroup_size = 0;  ///< invocations per workgroup
   std::uint32_t e_bits = 3;          ///< log2 of elements per invocation per shared tile
   std::uint32_t sub_bits = 0;        ///< log2 of shared tiles a workgroup holds in registers
+  bool shuffles = true;              ///< steps on lane bits by subgroup shuffles, else through shared memory
   std::uint32_t tile_bits() const;   ///< log2 of the shared tile
 };
 

@@ -9,12 +9,15 @@
 // Inside, the top SUB_BITS tile bits index sub-tiles held in registers; each sub-tile of
 // 2^T_BITS elements is exchanged through shared memory. A step on tile bit b is done
 //   - in registers when b indexes the sub-tiles or an invocation's E = 2^E_BITS elements,
-//   - by subgroupShuffleXor when b is a lane bit (E_BITS <= b < E_BITS + log2(subgroup size)),
+//   - by subgroupShuffleXor when b is a lane bit (E_BITS <= b < E_BITS + log2(subgroup size)) and
+//     SHUFFLES is set,
 //   - otherwise after a shared-memory exchange into a "window" layout in which the invocation
 //     holds the E elements differing in tile bits [b - E_BITS + 1, b], so E_BITS steps share
 //     one barrier.
-// Positions at or past n are virtual padding; comparators reaching them are skipped
-// (compare_exchange.glsl says why that is exact).
+// Positions at or past n are virtual padding holding maximal keys, which never move
+// (compare_exchange.glsl's order_pair says why), so no step checks for them.
+// The direction of a stage's block is a bit of q; it is computed once per stage and invocation
+// (it varies between an invocation's elements only in the LOW layout's first E_BITS - 1 stages).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
@@ -29,12 +32,14 @@ layout(constant_id = 4) const bool DESCENDING = false;
 layout(constant_id = 5) const uint E_BITS = 3;    // log2 of elements per invocation per sub-tile
 layout(constant_id = 6) const uint SUB_BITS = 0;  // log2 of sub-tiles held in registers
 layout(constant_id = 7) const uint T_BITS = 11;   // log2 of the shared tile: log2(workgroup size) + E_BITS
+layout(constant_id = 8) const bool SHUFFLES = true;  // lane bits by subgroup shuffles (else windows)
 
 const uint E = 1u << E_BITS;
 const uint SUBS = 1u << SUB_BITS;
 const uint TILE = 1u << T_BITS;
 const uint BIG_BITS = T_BITS + SUB_BITS;
 const uint SHARED_ELEMS = TILE + TILE / 32u;  // one pad word per 32 (see pad())
+const bool KEYS_ONLY = VALUE_WORDS == 0u;
 
 #include "grid.glsl"
 #include "sort_io.glsl"
@@ -66,8 +71,6 @@ uint pad(uint p) { return p + (p >> 5u); }
 
 uint q_of(uint p) { return q_base | (p & ((1u << pc.c) - 1u)) | ((p >> pc.c) << pc.lo); }
 
-uint q_stride(uint tile_bit) { return tile_bit < pc.c ? 1u << tile_bit : 1u << (tile_bit - pc.c + pc.lo); }
-
 uint tile_pos(uint form, uint wl, uint i) {
   const uint tid = gl_LocalInvocationID.x;
   if (form == LAYOUT_COALESCED) return i * gl_WorkGroupSize.x + tid;
@@ -85,15 +88,25 @@ void exchange(uint from, uint from_wl, uint to, uint to_wl) {
   [[unroll]] for (uint i = 0; i < E; ++i) w[i] = get_shared(pad(tile_pos(to, to_wl, i)));
 }
 
-// The step on tile bit `tile_bit` when it is register bit `rb` of the current layout.
-void register_step(uint form, uint wl, uint rb, uint tile_bit) {
-  const uint stride = q_stride(tile_bit);
+// In bit 0: whether the current stage sorts the block holding global position q descending.
+// Higher bits are those of q above the stage, xor n - 1's; callers look at bit 0 only.
+uint descending_bits(uint q) { return stage >= 32u ? 0u : (q ^ (n - 1u)) >> stage; }
+
+// descending_bits of the invocation's element 0 in a layout. Its other elements differ from it
+// in tile bits that map to q bits below the stage, except in the LOW layout's stages below E_BITS
+// (see register_step).
+uint descending_bits_of(uint form, uint wl) { return descending_bits(q_of(sub * TILE + tile_pos(form, wl, 0u))); }
+
+// The step on register bit `rb` of the current layout. `dir` is descending_bits_of the layout;
+// `per_element`: the direction also depends on the element (LOW layout, stage < E_BITS, where
+// tile bit `stage` is bit `stage` of the element index i, q(i) = q(0) | i).
+void register_step(uint rb, uint dir, bool per_element) {
   [[unroll]] for (uint b = 0; b < E_BITS; ++b) {
     if (b == rb) {
       [[unroll]] for (uint i = 0; i < E; ++i) {
         if ((i & (1u << b)) == 0u) {
-          const uint q = q_of(sub * TILE + tile_pos(form, wl, i));
-          compare_exchange(w[i], w[i | (1u << b)], ascending_at(q, stage, n), (q | stride) < n, KEY_WORDS);
+          const uint d = per_element ? dir ^ (i >> stage) : dir;
+          order_pair(w[i], w[i | (1u << b)], (d & 1u) != 0u, KEY_WORDS, KEYS_ONLY);
         }
       }
     }
@@ -108,14 +121,13 @@ Elem shuffle_xor(Elem e, uint mask) {
   return r;
 }
 
-// The step on tile bit `tile_bit` when it is lane bit `lb` of the LOW layout.
-void shuffle_step(uint lb, uint tile_bit) {
-  const uint stride = q_stride(tile_bit);
+// The step on lane bit `lb` of the LOW layout (a stage above E_BITS: one direction for the
+// invocation, given by `dir`).
+void shuffle_step(uint lb, uint dir) {
   const bool lower = (gl_SubgroupInvocationID & (1u << lb)) == 0u;
+  const bool keep_smaller = lower == ((dir & 1u) == 0u);
   [[unroll]] for (uint i = 0; i < E; ++i) {
-    const uint q = q_of(sub * TILE + tile_pos(LAYOUT_LOW, 0u, i));
-    const Elem other = shuffle_xor(w[i], 1u << lb);
-    w[i] = keep_or_take(w[i], other, lower, ascending_at(q, stage, n), (q | stride) < n, KEY_WORDS);
+    w[i] = keep_smaller_or_larger(w[i], shuffle_xor(w[i], 1u << lb), keep_smaller, KEY_WORDS, KEYS_ONLY);
   }
 }
 
@@ -124,7 +136,8 @@ uint top_bit(uint s) { return s - 1u < pc.c ? s - 1u : min(s - 1u - pc.lo + pc.c
 // Performs stages k0..k1 on tile bits below T_BITS (down to pc.bottom) for sub-tile `sub`,
 // which arrives and leaves in the coalesced layout.
 void sub_tile_stages(uint k0, uint k1) {
-  const uint low_bits = E_BITS + findLSB(gl_SubgroupSize);
+  // Tile bits from low_bits up are stepped in windows, the ones below in the LOW layout.
+  const uint low_bits = E_BITS + (SHUFFLES ? findLSB(gl_SubgroupSize) : 0u);
   uint form = LAYOUT_COALESCED, wl = 0u;
   for (stage = k0; stage <= k1; ++stage) {
     int b = int(min(top_bit(stage), T_BITS - 1u));
@@ -134,13 +147,20 @@ void sub_tile_stages(uint k0, uint k1) {
         exchange(form, wl, LAYOUT_WINDOW, new_wl);
         form = LAYOUT_WINDOW;
         wl = new_wl;
+        // The window's bits lie below the stage: one direction for the invocation.
+        const uint dir = descending_bits_of(LAYOUT_WINDOW, wl);
         const int end = max(int(wl), int(pc.bottom));
-        for (; b >= end; --b) register_step(LAYOUT_WINDOW, wl, uint(b) - wl, uint(b));
+        for (; b >= end; --b) register_step(uint(b) - wl, dir, false);
       } else {
         if (form != LAYOUT_LOW) exchange(form, wl, LAYOUT_LOW, 0u);
         form = LAYOUT_LOW;
-        for (; b >= max(int(E_BITS), int(pc.bottom)); --b) shuffle_step(uint(b) - E_BITS, uint(b));
-        for (; b >= int(pc.bottom); --b) register_step(LAYOUT_LOW, 0u, uint(b), uint(b));
+        const uint dir = descending_bits_of(LAYOUT_LOW, 0u);
+        for (; b >= max(int(E_BITS), int(pc.bottom)); --b) shuffle_step(uint(b) - E_BITS, dir);
+        if (stage >= E_BITS) {
+          for (; b >= int(pc.bottom); --b) register_step(uint(b), dir, false);
+        } else {
+          for (; b >= int(pc.bottom); --b) register_step(uint(b), dir, true);
+        }
       }
     }
   }
@@ -157,17 +177,16 @@ void all_sub_tiles(uint k0, uint k1) {
   }
 }
 
-// The step on tile bit T_BITS + sb, between sub-tiles, all in registers.
+// The step on tile bit T_BITS + sb, between sub-tiles, all in registers. Tile bit `stage` is a
+// sub-tile bit or above the tile: one direction per sub-tile.
 void sub_tile_step(uint sb) {
-  const uint stride = q_stride(T_BITS + sb);
   [[unroll]] for (uint b = 0; b < SUB_BITS; ++b) {
     if (b == sb) {
       [[unroll]] for (uint s = 0; s < SUBS; ++s) {
         if ((s & (1u << b)) == 0u) {
+          const bool descending = (descending_bits(q_of(s * TILE)) & 1u) != 0u;
           [[unroll]] for (uint i = 0; i < E; ++i) {
-            const uint q = q_of(s * TILE + tile_pos(LAYOUT_COALESCED, 0u, i));
-            compare_exchange(v[s * E + i], v[(s | (1u << b)) * E + i], ascending_at(q, stage, n), (q | stride) < n,
-                             KEY_WORDS);
+            order_pair(v[s * E + i], v[(s | (1u << b)) * E + i], descending, KEY_WORDS, KEYS_ONLY);
           }
         }
       }
@@ -192,7 +211,7 @@ void main() {
   [[unroll]] for (uint s = 0; s < SUBS; ++s) {
     [[unroll]] for (uint i = 0; i < E; ++i) {
       const uint q = q_of(s * TILE + tile_pos(LAYOUT_COALESCED, 0u, i));
-      v[s * E + i] = q < n ? load_elem(q) : Elem(~0u, ~0u, 0u, 0u);
+      v[s * E + i] = q < n ? load_elem(q) : Elem(~0u, ~0u, 0u, 0u);  // padding: maximal keys
     }
   }
   if (pc.k_first <= T_BITS) all_sub_tiles(pc.k_first, min(pc.k_last, T_BITS));
