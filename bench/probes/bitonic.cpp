@@ -7,6 +7,7 @@
 // a millisecond of copies (the "heater", untimed) so that the sort is timed at working clocks.
 //   probe-bitonic [lo_bits=9] [hi_bits=24] [runs=15]
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -66,39 +67,122 @@ class Heater {
 struct Timing {
   double median_us, min_us;
   bool correct;
+  std::vector<double> pass_us;  // median of each pass, when the variant records per-pass timestamps
 };
 
-Timing time_variant(Context& ctx, const Heater& heater, const Variant& v, const Buffer& pristine, const std::vector<std::uint32_t>& expected,
-                    std::uint32_t n, int runs) {
-  Buffer keys = ctx.create_buffer(std::uint64_t{n} * 4);
-  Buffer count = ctx.create_buffer(4);
-  Buffer temporary = ctx.create_buffer(std::max<std::uint64_t>(16, v.temporary_bytes));
-  ctx.upload(count, &n, 4);
+// The keys, count and temporary buffers of one sort, and its job.
+struct SortBuffers {
+  SortBuffers(Context& ctx, std::uint32_t n, std::uint64_t temporary_bytes)
+      : keys(ctx.create_buffer(std::uint64_t{n} * 4)),
+        count(ctx.create_buffer(4)),
+        temporary(ctx.create_buffer(std::max<std::uint64_t>(16, temporary_bytes))) {
+    ctx.upload(count, &n, 4);
+    job.max_count = n;
+    job.count = {count.handle(), Access::read, 0, 4};
+    job.count_is_exact = true;
+    job.keys = {keys.handle(), Access::read_write};
+    job.temporary = {temporary.handle(), Access::read_write};
+    job.temporary_bytes = temporary_bytes;
+  }
+  Buffer keys, count, temporary;
   sorting::Job job;
-  job.max_count = n;
-  job.count = {count.handle(), Access::read, 0, 4};
-  job.count_is_exact = true;
-  job.keys = {keys.handle(), Access::read_write};
-  job.temporary = {temporary.handle(), Access::read_write};
-  job.temporary_bytes = v.temporary_bytes;
-  TimestampQueries queries(ctx, 2);
+};
+
+// One warm-up run (it creates the pipelines), >= 300 ms of heater (pipeline creation leaves the
+// GPU idle long enough for its clocks to drop), two more warm-up runs, then `runs` timed runs,
+// each after the heater and a fresh copy of the input. With `passes` > 0 the variant is a
+// bitonic tuning timed pass by pass as well.
+Timing time_variant(Context& ctx, const Heater& heater, const Variant& v, const Buffer& pristine,
+                    const std::vector<std::uint32_t>& expected, std::uint32_t n, int runs,
+                    const sorting::BitonicTuning* per_pass = nullptr) {
+  SortBuffers b(ctx, n, v.temporary_bytes);
+  const std::size_t passes = per_pass ? sorting::bitonic_plan(*per_pass, n).size() : 0;
+  const auto queries_n = static_cast<std::uint32_t>(passes + 2);
+  TimestampQueries queries(ctx, queries_n);
   std::vector<double> us;
-  for (int run = -3; run < runs; ++run) {  // three warm-up runs (pipeline creation, caches)
+  std::vector<std::vector<double>> pass_us(passes);
+  for (int run = -3; run < runs; ++run) {
+    if (run == -2) heater.warm_up(ctx, 300.0);
     ctx.run([&](Recorder& r) {
       heater.record(ctx, r);
-      record_copy(ctx, r, pristine.handle(), keys.handle(), n);
-      r.reset_queries(queries.pool(), 0, 2);
+      record_copy(ctx, r, pristine.handle(), b.keys.handle(), n);
+      r.reset_queries(queries.pool(), 0, queries_n);
       r.write_timestamp(queries.pool(), 0);
-      v.record(ctx, r, job);
-      r.write_timestamp(queries.pool(), 1);
+      if (per_pass) {
+        sorting::record_bitonic(ctx, r, b.job, *per_pass, [&](std::size_t i) {
+          r.write_timestamp(queries.pool(), static_cast<std::uint32_t>(i + 1));
+        });
+      } else {
+        v.record(ctx, r, b.job);
+      }
+      r.write_timestamp(queries.pool(), queries_n - 1);
       r.finish_for_host();
     });
-    if (run >= 0) us.push_back(queries.elapsed_ns(0, 1) / 1000.0);
+    if (run < 0) continue;
+    us.push_back(queries.elapsed_ns(0, queries_n - 1) / 1000.0);
+    for (std::size_t i = 0; i < passes; ++i) {
+      pass_us[i].push_back(queries.elapsed_ns(static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1)) / 1000.0);
+    }
   }
   std::vector<std::uint32_t> out(n);
-  ctx.download(keys, std::span<std::uint32_t>(out));
-  std::sort(us.begin(), us.end());
-  return {us[us.size() / 2], us.front(), out == expected};
+  ctx.download(b.keys, std::span<std::uint32_t>(out));
+  auto median = [](std::vector<double> x) {
+    std::sort(x.begin(), x.end());
+    return x[x.size() / 2];
+  };
+  Timing t{median(us), *std::min_element(us.begin(), us.end()), out == expected, {}};
+  for (const auto& p : pass_us) t.pass_us.push_back(median(p));
+  return t;
+}
+
+// Per-pass medians summed by kind: the local sort (first pass), the global multi-stride passes,
+// and the merges within a tile.
+void print_pass_kinds(const sorting::BitonicTuning& tuning, std::uint32_t n, const std::vector<double>& pass_us) {
+  const auto plan = sorting::bitonic_plan(tuning, n);
+  const std::uint32_t big = tuning.tile_bits() + tuning.sub_bits;
+  double global_us = 0, merge_us = 0;
+  int globals = 0, merges = 0;
+  for (std::size_t i = 1; i < plan.size(); ++i) {
+    if (plan[i].c < big) global_us += pass_us[i], ++globals;
+    else merge_us += pass_us[i], ++merges;
+  }
+  std::printf("%10s    passes: local sort %.1f us; %d global %.1f us (%.1f each); %d merges %.1f us (%.1f each)\n", "",
+              pass_us[0], globals, global_us, globals ? global_us / globals : 0.0, merges, merge_us,
+              merges ? merge_us / merges : 0.0);
+}
+
+// The tunings the probe times at a size: the dispatcher's choice first, its sub-tile variants at
+// large sizes, and with PROBE_SWEEP a sweep of workgroup size x elements per invocation (x
+// sub-tiles at 2^24) where the targets lie.
+std::vector<sorting::BitonicTuning> tunings_for(const DeviceInfo& info, std::uint32_t n, int bits) {
+  sorting::Job shape;
+  shape.max_count = n;
+  const sorting::BitonicTuning chosen = sorting::bitonic_tuning(info, shape);
+  std::vector<sorting::BitonicTuning> tunings{chosen};
+  auto add = [&](sorting::BitonicTuning t) {
+    if (t.workgroup_size > info.max_workgroup_invocations || t.tile_bits() > chosen.tile_bits()) return;
+    for (const auto& u : tunings) {
+      if (u.workgroup_size == t.workgroup_size && u.e_bits == t.e_bits && u.sub_bits == t.sub_bits) return;
+    }
+    tunings.push_back(t);
+  };
+  if (n >= (1u << 20)) {
+    for (std::uint32_t sub : {0u, 1u, 2u}) add({chosen.workgroup_size, chosen.e_bits, sub});
+  }
+  if (!std::getenv("PROBE_SWEEP") || !std::has_single_bit(n)) return tunings;
+  if (bits >= 12 && bits <= 13) {
+    for (std::uint32_t wg : {64u, 128u, 256u, 512u, 1024u}) {
+      for (std::uint32_t e : {1u, 2u, 3u, 4u}) add({wg, e, 0});
+    }
+  }
+  if (bits == 24) {
+    for (std::uint32_t wg : {128u, 256u, 512u, 1024u}) {
+      for (std::uint32_t e : {2u, 3u, 4u}) {
+        for (std::uint32_t sub : {0u, 1u, 2u}) add({wg, e, sub});
+      }
+    }
+  }
+  return tunings;
 }
 
 }  // namespace
@@ -129,50 +213,35 @@ int main(int argc, char** argv) {
       Buffer pristine = ctx.create_buffer(std::uint64_t{n} * 4);
       ctx.upload(pristine, std::span<const std::uint32_t>(input));
 
-      sorting::Job shape;
-      shape.max_count = n;
       const SortDesc desc{KeyType::u32, ValueType::none, n, {SortAlgorithm::bitonic_transpose}};
       const sorting::Algorithm& transpose = sorting::choose(info, desc);
-      std::vector<std::pair<Variant, std::size_t>> variants;
-      const sorting::BitonicTuning chosen = sorting::bitonic_tuning(info, shape);
-      std::vector<sorting::BitonicTuning> tunings{chosen};
-      if (n >= (1u << 20)) {
-        for (std::uint32_t sub : {0u, 1u, 2u}) {
-          sorting::BitonicTuning t = chosen;
-          t.sub_bits = sub;
-          if (sub != chosen.sub_bits) tunings.push_back(t);
-        }
-      }
-      if (std::getenv("PROBE_SWEEP") && (bits == 12 || bits == 13 || bits == 20 || bits == 24)) {  // workgroup size x elements per invocation, at one shared tile
-        for (std::uint32_t wg : {64u, 128u, 256u, 512u, 1024u}) {
-          for (std::uint32_t e : {1u, 2u, 3u, 4u}) {
-            sorting::BitonicTuning t{wg, e, 0};
-            if (t.tile_bits() > chosen.tile_bits() || wg > info.max_workgroup_invocations) continue;
-            tunings.push_back(t);
-            if (bits <= 13) tunings.push_back({wg, e, 0, false});  // lane bits through shared memory
-          }
-        }
-      }
+      struct Entry {
+        Variant variant;
+        std::size_t passes;                        // 0 for bitonic_transpose
+        const sorting::BitonicTuning* per_pass;  // time pass by pass (large sorts)
+      };
+      std::vector<Entry> variants;
+      const std::vector<sorting::BitonicTuning> tunings = tunings_for(info, n, bits);
       for (const auto& t : tunings) {
         const std::string name = "bitonic wg" + std::to_string(t.workgroup_size) + " e" + std::to_string(t.e_bits) +
-                                 " sub" + std::to_string(t.sub_bits) + (t.shuffles ? "" : " noshfl") +
-                                 (&t == &tunings[0] ? " *" : "");
-        const auto passes = sorting::bitonic_plan(t, n).size();
+                                 " sub" + std::to_string(t.sub_bits) + (&t == &tunings[0] ? " *" : "");
+        // Large sorts are timed pass by pass too (a timestamp between passes costs ~nothing there).
         variants.push_back({{name, [t](Context& c, Recorder& r, const sorting::Job& j) {
                                sorting::record_bitonic(c, r, j, t);
-                             }, 0}, passes});
+                             }, 0}, sorting::bitonic_plan(t, n).size(), n >= (1u << 20) ? &t : nullptr});
       }
       if (bits <= 24) {
         variants.push_back({{"bitonic_transpose", [&transpose](Context& c, Recorder& r, const sorting::Job& j) {
                                transpose.record(c, r, j);
-                             }, transpose.temporary_bytes(info, desc)}, 0});
+                             }, transpose.temporary_bytes(info, desc)}, 0, nullptr});
       }
-      for (const auto& [v, passes] : variants) {
-        const Timing t = time_variant(ctx, heater, v, pristine, expected, n, runs);
+      for (const auto& [v, passes, per_pass] : variants) {
+        const Timing t = time_variant(ctx, heater, v, pristine, expected, n, runs, per_pass);
         all_correct = all_correct && t.correct;
         const double gbs = passes ? 8.0 * n * passes / (t.median_us * 1e3) : 0.0;
         std::printf("%10u  %-26s %6zu %10.2f %10.2f %9.0f  %s\n", n, v.name.c_str(), passes, t.median_us, t.min_us,
                     gbs, t.correct ? "ok" : "WRONG");
+        if (per_pass) print_pass_kinds(*per_pass, n, t.pass_us);
         std::fflush(stdout);
       }
     }

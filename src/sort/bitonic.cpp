@@ -92,20 +92,22 @@ std::vector<BitonicPass> bitonic_plan(const BitonicTuning& tuning, std::uint64_t
   return plan;
 }
 
-void record_bitonic(Context& ctx, Recorder& r, const Job& job, const BitonicTuning& tuning) {
+void record_bitonic(Context& ctx, Recorder& r, const Job& job, const BitonicTuning& tuning,
+                    const std::function<void(std::size_t pass)>& after_pass) {
   const Pipeline& p = pipeline(ctx, {.shader = "sort/bitonic/tile",
                                      .specialization = {tuning.workgroup_size, job.key_words(), job.value_words(),
                                                         key_kind(job.key_type), job.descending() ? 1u : 0u,
-                                                        tuning.e_bits, tuning.sub_bits, tuning.tile_bits(),
-                                                        tuning.shuffles ? 1u : 0u},
+                                                        tuning.e_bits, tuning.sub_bits, tuning.tile_bits()},
                                      .bindings = 3,
                                      .push_bytes = sizeof(Push),
                                      .full_subgroups = true});
   const Binding values = job.has_values() ? job.values : job.count;
   const Binding bindings[] = {job.count, job.keys, values};
-  for (const BitonicPass& pass : bitonic_plan(tuning, job.max_count)) {
-    const Push push{pass.k_first, pass.k_last, pass.c, pass.lo, pass.bottom};
-    r.dispatch(p, bindings, &push, sizeof push, pass.groups);
+  const std::vector<BitonicPass> plan = bitonic_plan(tuning, job.max_count);
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const Push push{plan[i].k_first, plan[i].k_last, plan[i].c, plan[i].lo, plan[i].bottom};
+    r.dispatch(p, bindings, &push, sizeof push, plan[i].groups);
+    if (after_pass) after_pass(i);
   }
 }
 

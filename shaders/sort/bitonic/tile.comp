@@ -9,11 +9,12 @@
 // Inside, the top SUB_BITS tile bits index sub-tiles held in registers; each sub-tile of
 // 2^T_BITS elements is exchanged through shared memory. A step on tile bit b is done
 //   - in registers when b indexes the sub-tiles or an invocation's E = 2^E_BITS elements,
-//   - by subgroupShuffleXor when b is a lane bit (E_BITS <= b < E_BITS + log2(subgroup size)) and
-//     SHUFFLES is set,
+//   - by subgroupShuffleXor when b is a lane bit (E_BITS <= b < E_BITS + log2(subgroup size)),
 //   - otherwise after a shared-memory exchange into a "window" layout in which the invocation
 //     holds the E elements differing in tile bits [b - E_BITS + 1, b], so E_BITS steps share
-//     one barrier.
+//     one barrier. The coalesced layout of global loads and stores is the window of the top
+//     E_BITS bits, so a pass's first E_BITS steps need no exchange.
+// (Through shared memory instead of shuffles, lane bits cost 15-40% more on an H200.)
 // Positions at or past n are virtual padding holding maximal keys, which never move
 // (compare_exchange.glsl's order_pair says why), so no step checks for them.
 // The direction of a stage's block is a bit of q; it is computed once per stage and invocation
@@ -32,7 +33,6 @@ layout(constant_id = 4) const bool DESCENDING = false;
 layout(constant_id = 5) const uint E_BITS = 3;    // log2 of elements per invocation per sub-tile
 layout(constant_id = 6) const uint SUB_BITS = 0;  // log2 of sub-tiles held in registers
 layout(constant_id = 7) const uint T_BITS = 11;   // log2 of the shared tile: log2(workgroup size) + E_BITS
-layout(constant_id = 8) const bool SHUFFLES = true;  // lane bits by subgroup shuffles (else windows)
 
 const uint E = 1u << E_BITS;
 const uint SUBS = 1u << SUB_BITS;
@@ -53,9 +53,10 @@ layout(push_constant) uniform Push {
   uint bottom;   // the lowest tile bit stepped in each stage
 } pc;
 
-const uint LAYOUT_COALESCED = 0u;  // p = i * WG + tid: global loads and stores
-const uint LAYOUT_WINDOW = 1u;     // i supplies tile bits [wl, wl + E_BITS)
-const uint LAYOUT_LOW = 2u;        // p = vt * E + i: lanes on bits [E_BITS, E_BITS + log2 S)
+const uint LAYOUT_WINDOW = 1u;  // i supplies tile bits [wl, wl + E_BITS)
+const uint LAYOUT_LOW = 2u;     // p = vt * E + i: lanes on bits [E_BITS, E_BITS + log2 S)
+// The window of the top E_BITS bits is p = i * WG + tid: coalesced global loads and stores.
+const uint COALESCED_WL = T_BITS - E_BITS;
 
 Elem v[E * SUBS];  // the workgroup's tile, sub-tile by sub-tile, in the coalesced layout
 Elem w[E];         // the sub-tile being worked on, in the current layout
@@ -73,7 +74,6 @@ uint q_of(uint p) { return q_base | (p & ((1u << pc.c) - 1u)) | ((p >> pc.c) << 
 
 uint tile_pos(uint form, uint wl, uint i) {
   const uint tid = gl_LocalInvocationID.x;
-  if (form == LAYOUT_COALESCED) return i * gl_WorkGroupSize.x + tid;
   if (form == LAYOUT_LOW) return vt * E + i;
   return (tid & ((1u << wl) - 1u)) | (i << wl) | ((tid >> wl) << (wl + E_BITS));
 }
@@ -133,20 +133,29 @@ void shuffle_step(uint lb, uint dir) {
 
 uint top_bit(uint s) { return s - 1u < pc.c ? s - 1u : min(s - 1u - pc.lo + pc.c, BIG_BITS - 1u); }
 
+// Whether the current layout holds tile bit b in registers, in a window below the stage's top
+// tile bit (so that one direction holds for the invocation).
+bool in_window(uint form, uint wl, uint b, uint top) {
+  return form == LAYOUT_WINDOW && wl <= b && b < wl + E_BITS && wl + E_BITS <= top + 1u;
+}
+
 // Performs stages k0..k1 on tile bits below T_BITS (down to pc.bottom) for sub-tile `sub`,
-// which arrives and leaves in the coalesced layout.
-void sub_tile_stages(uint k0, uint k1) {
+// which arrives and leaves in the layout (io_form, io_wl).
+void sub_tile_stages(uint k0, uint k1, uint io_form, uint io_wl) {
   // Tile bits from low_bits up are stepped in windows, the ones below in the LOW layout.
-  const uint low_bits = E_BITS + (SHUFFLES ? findLSB(gl_SubgroupSize) : 0u);
-  uint form = LAYOUT_COALESCED, wl = 0u;
+  const uint low_bits = E_BITS + findLSB(gl_SubgroupSize);
+  uint form = io_form, wl = io_wl;
   for (stage = k0; stage <= k1; ++stage) {
-    int b = int(min(top_bit(stage), T_BITS - 1u));
+    const uint top = top_bit(stage);
+    int b = int(min(top, T_BITS - 1u));
     while (b >= int(pc.bottom)) {
       if (uint(b) >= low_bits) {
-        const uint new_wl = uint(b) + 1u - E_BITS;
-        exchange(form, wl, LAYOUT_WINDOW, new_wl);
-        form = LAYOUT_WINDOW;
-        wl = new_wl;
+        if (!in_window(form, wl, uint(b), top)) {
+          const uint new_wl = uint(b) + 1u - E_BITS;
+          exchange(form, wl, LAYOUT_WINDOW, new_wl);
+          form = LAYOUT_WINDOW;
+          wl = new_wl;
+        }
         // The window's bits lie below the stage: one direction for the invocation.
         const uint dir = descending_bits_of(LAYOUT_WINDOW, wl);
         const int end = max(int(wl), int(pc.bottom));
@@ -154,6 +163,7 @@ void sub_tile_stages(uint k0, uint k1) {
       } else {
         if (form != LAYOUT_LOW) exchange(form, wl, LAYOUT_LOW, 0u);
         form = LAYOUT_LOW;
+        wl = 0u;
         const uint dir = descending_bits_of(LAYOUT_LOW, 0u);
         for (; b >= max(int(E_BITS), int(pc.bottom)); --b) shuffle_step(uint(b) - E_BITS, dir);
         if (stage >= E_BITS) {
@@ -164,15 +174,15 @@ void sub_tile_stages(uint k0, uint k1) {
       }
     }
   }
-  if (form != LAYOUT_COALESCED) exchange(form, wl, LAYOUT_COALESCED, 0u);
+  if (form != io_form || wl != io_wl) exchange(form, wl, io_form, io_wl);
 }
 
 // Performs stages k0..k1 within every sub-tile.
-void all_sub_tiles(uint k0, uint k1) {
+void all_sub_tiles(uint k0, uint k1, uint io_form, uint io_wl) {
   [[unroll]] for (uint s = 0; s < SUBS; ++s) {
     sub = s;
     [[unroll]] for (uint i = 0; i < E; ++i) w[i] = v[s * E + i];
-    sub_tile_stages(k0, k1);
+    sub_tile_stages(k0, k1, io_form, io_wl);
     [[unroll]] for (uint i = 0; i < E; ++i) v[s * E + i] = w[i];
   }
 }
@@ -207,23 +217,28 @@ void main() {
   q_base = workgroup_bits(linear_workgroup_id());
   if (q_base >= n) return;  // the whole tile is padding (uniform across the workgroup)
   vt = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+  // A sort that is one workgroup's tile loads and stores in the LOW layout, where its first
+  // stages run: two exchanges fewer. Everywhere else global accesses coalesce.
+  const bool whole_sort = SUBS == 1u && gl_NumWorkGroups.x * gl_NumWorkGroups.y == 1u && pc.c == BIG_BITS;
+  const uint io_form = whole_sort ? LAYOUT_LOW : LAYOUT_WINDOW;
+  const uint io_wl = whole_sort ? 0u : COALESCED_WL;
 
   [[unroll]] for (uint s = 0; s < SUBS; ++s) {
     [[unroll]] for (uint i = 0; i < E; ++i) {
-      const uint q = q_of(s * TILE + tile_pos(LAYOUT_COALESCED, 0u, i));
+      const uint q = q_of(s * TILE + tile_pos(io_form, io_wl, i));
       v[s * E + i] = q < n ? load_elem(q) : Elem(~0u, ~0u, 0u, 0u);  // padding: maximal keys
     }
   }
-  if (pc.k_first <= T_BITS) all_sub_tiles(pc.k_first, min(pc.k_last, T_BITS));
+  if (pc.k_first <= T_BITS) all_sub_tiles(pc.k_first, min(pc.k_last, T_BITS), io_form, io_wl);
   for (stage = max(pc.k_first, T_BITS + 1u); stage <= pc.k_last; ++stage) {
     const uint k = stage;
     for (int b = int(top_bit(k)); b >= int(max(T_BITS, pc.bottom)); --b) sub_tile_step(uint(b) - T_BITS);
-    if (pc.bottom < T_BITS) all_sub_tiles(k, k);
+    if (pc.bottom < T_BITS) all_sub_tiles(k, k, io_form, io_wl);
     stage = k;
   }
   [[unroll]] for (uint s = 0; s < SUBS; ++s) {
     [[unroll]] for (uint i = 0; i < E; ++i) {
-      const uint q = q_of(s * TILE + tile_pos(LAYOUT_COALESCED, 0u, i));
+      const uint q = q_of(s * TILE + tile_pos(io_form, io_wl, i));
       if (q < n) store_elem(q, v[s * E + i]);
     }
   }
