@@ -31,6 +31,8 @@ struct Variant {
   std::string name;
   RecordSort record;
   std::uint64_t temporary_bytes;
+  bool heated = true;   // the heater runs before each timed run (in its command buffer)
+  bool sorts = true;    // the output is checked (floor rows do not sort)
 };
 
 // Untimed copies recorded before each timed sort so that the clocks are up when it starts.
@@ -104,7 +106,7 @@ Timing time_variant(Context& ctx, const Heater& heater, const Variant& v, const 
   for (int run = -3; run < runs; ++run) {
     if (run == -2) heater.warm_up(ctx, 300.0);
     ctx.run([&](Recorder& r) {
-      heater.record(ctx, r);
+      if (v.heated) heater.record(ctx, r);
       record_copy(ctx, r, pristine.handle(), b.keys.handle(), n);
       r.reset_queries(queries.pool(), 0, queries_n);
       r.write_timestamp(queries.pool(), 0);
@@ -130,7 +132,7 @@ Timing time_variant(Context& ctx, const Heater& heater, const Variant& v, const 
     std::sort(x.begin(), x.end());
     return x[x.size() / 2];
   };
-  Timing t{median(us), *std::min_element(us.begin(), us.end()), out == expected, {}};
+  Timing t{median(us), *std::min_element(us.begin(), us.end()), !v.sorts || out == expected, {}};
   for (const auto& p : pass_us) t.pass_us.push_back(median(p));
   return t;
 }
@@ -160,25 +162,40 @@ std::vector<sorting::BitonicTuning> tunings_for(const DeviceInfo& info, std::uin
   const sorting::BitonicTuning chosen = sorting::bitonic_tuning(info, shape);
   std::vector<sorting::BitonicTuning> tunings{chosen};
   auto add = [&](sorting::BitonicTuning t) {
-    if (t.workgroup_size > info.max_workgroup_invocations || t.tile_bits() > chosen.tile_bits()) return;
+    const std::uint64_t shared_bytes = (std::uint64_t{1} << t.tile_bits()) * 33 / 32 * 4;  // u32 keys
+    if (t.workgroup_size > info.max_workgroup_invocations || shared_bytes > info.shared_memory_bytes) return;
     for (const auto& u : tunings) {
-      if (u.workgroup_size == t.workgroup_size && u.e_bits == t.e_bits && u.sub_bits == t.sub_bits) return;
+      if (u.workgroup_size == t.workgroup_size && u.e_bits == t.e_bits && u.sub_bits == t.sub_bits &&
+          u.run_bits == t.run_bits) {
+        return;
+      }
     }
     tunings.push_back(t);
   };
   if (n >= (1u << 20)) {
     for (std::uint32_t sub : {0u, 1u, 2u}) add({chosen.workgroup_size, chosen.e_bits, sub});
+    // The former default and the best candidates of a partial sweep at 2^24 (H200, fa35ce9).
+    for (sorting::BitonicTuning t : {sorting::BitonicTuning{1024, 3, 1}, {128, 4, 1}, {128, 3, 1}, {256, 4, 1}}) {
+      add(t);
+    }
   }
   if (!std::getenv("PROBE_SWEEP") || !std::has_single_bit(n)) return tunings;
   if (bits >= 12 && bits <= 13) {
-    for (std::uint32_t wg : {64u, 128u, 256u, 512u, 1024u}) {
-      for (std::uint32_t e : {1u, 2u, 3u, 4u}) add({wg, e, 0});
+    for (std::uint32_t wg : {128u, 256u, 512u, 1024u}) {  // wg 64 and e1 were never best (fa35ce9)
+      for (std::uint32_t e : {2u, 3u, 4u}) add({wg, e, 0});
     }
   }
   if (bits == 24) {
+    // Longer runs in global passes (fewer strides per pass, longer DRAM bursts).
+    for (sorting::BitonicTuning t : {sorting::BitonicTuning{1024, 3, 1, 7}, {128, 4, 1, 7}, {128, 3, 1, 7},
+                                     {256, 4, 1, 7}, {256, 3, 1, 7}, {128, 4, 1, 8}}) {
+      add(t);
+    }
     for (std::uint32_t wg : {128u, 256u, 512u, 1024u}) {
-      for (std::uint32_t e : {2u, 3u, 4u}) {
-        for (std::uint32_t sub : {0u, 1u, 2u}) add({wg, e, sub});
+      for (std::uint32_t e : {2u, 3u, 4u, 5u}) {
+        for (std::uint32_t sub : {0u, 1u, 2u}) {
+          if ((1u << (e + sub)) <= 64) add({wg, e, sub});  // at most 64 elements in registers
+        }
       }
     }
   }
@@ -204,7 +221,7 @@ int main(int argc, char** argv) {
   bool all_correct = true;
   for (int bits = lo; bits <= hi; ++bits) {
     std::vector<std::uint32_t> sizes{1u << bits};
-    if (bits >= 20) sizes.push_back((1u << bits) + 1);  // not a power of two: virtual padding
+    if (bits == 20 || bits == 24) sizes.push_back((1u << bits) + 1);  // not a power of two: virtual padding
     for (std::uint32_t n : sizes) {
       std::vector<std::uint32_t> input(n);
       for (auto& k : input) k = static_cast<std::uint32_t>(rng());
@@ -224,13 +241,34 @@ int main(int argc, char** argv) {
       const std::vector<sorting::BitonicTuning> tunings = tunings_for(info, n, bits);
       for (const auto& t : tunings) {
         const std::string name = "bitonic wg" + std::to_string(t.workgroup_size) + " e" + std::to_string(t.e_bits) +
-                                 " sub" + std::to_string(t.sub_bits) + (&t == &tunings[0] ? " *" : "");
+                                 " sub" + std::to_string(t.sub_bits) +
+                                 (t.run_bits != 5 ? " run" + std::to_string(t.run_bits) : "") +
+                                 (&t == &tunings[0] ? " *" : "");
         // Large sorts are timed pass by pass too (a timestamp between passes costs ~nothing there).
         variants.push_back({{name, [t](Context& c, Recorder& r, const sorting::Job& j) {
                                sorting::record_bitonic(c, r, j, t);
                              }, 0}, sorting::bitonic_plan(t, n).size(), n >= (1u << 20) ? &t : nullptr});
       }
-      if (bits <= 24) {
+      if (bits == lo) {
+        // Floors: the timed region with nothing in it, and the chosen tuning's tile kernel with no
+        // step to perform (plan for one element over n: every invocation loads and stores).
+        const sorting::BitonicTuning t = tunings[0];
+        variants.push_back({{"floor: timestamps only", [](Context&, Recorder&, const sorting::Job&) {}, 0, true, false},
+                            0, nullptr});
+        variants.push_back({{"floor: tile kernel, 0 steps", [t](Context& c, Recorder& r, const sorting::Job& j) {
+                               sorting::Job one = j;
+                               one.max_count = 1;
+                               sorting::record_bitonic(c, r, one, t);
+                             }, 0, true, false}, 1, nullptr});
+      }
+      if (bits <= 13) {
+        // Without the heater (clocks were lifted by the previous runs, but no copies ahead).
+        const sorting::BitonicTuning t = tunings[0];
+        variants.push_back({{"bitonic chosen, no heater", [t](Context& c, Recorder& r, const sorting::Job& j) {
+                               sorting::record_bitonic(c, r, j, t);
+                             }, 0, false, true}, sorting::bitonic_plan(t, n).size(), nullptr});
+      }
+      if (bits <= 13 || bits == 20 || bits == 24) {
         variants.push_back({{"bitonic_transpose", [&transpose](Context& c, Recorder& r, const sorting::Job& j) {
                                transpose.record(c, r, j);
                              }, transpose.temporary_bytes(info, desc)}, 0, nullptr});

@@ -17,8 +17,6 @@
 namespace vkc::sorting {
 namespace {
 
-// Global passes keep runs of at least 2^5 = 32 consecutive elements so that accesses coalesce.
-constexpr std::uint32_t kRunBits = 5;
 // Stages of a tile at least this large are split over sub-tiles in registers (SUB_BITS > 0)
 // only when the sort has many tiles; below it, more workgroups matter more than fewer passes.
 constexpr std::uint64_t kSubTileMinCount = 1u << 20;
@@ -77,11 +75,13 @@ std::vector<BitonicPass> bitonic_plan(const BitonicTuning& tuning, std::uint64_t
   // contract says.
   if (max_count == 0) return plan;
   const std::uint64_t tiles = groups_for(max_count, std::uint64_t{1} << big);
+  // Global passes keep runs of 2^run_bits consecutive elements so that accesses coalesce.
+  const std::uint32_t run_bits = std::min(tuning.run_bits, big - 1);
   plan.push_back({1, std::min(stages, big), big, big, 0, tiles});
   for (std::uint32_t k = big + 1; k <= stages; ++k) {
-    // The strides 2^(k-1) .. 2^big, highest first, up to big - kRunBits of them per pass.
+    // The strides 2^(k-1) .. 2^big, highest first, up to big - run_bits of them per pass.
     for (std::uint32_t hi = k - 1; hi >= big;) {
-      const std::uint32_t g = std::min(hi - big + 1, big - kRunBits);
+      const std::uint32_t g = std::min(hi - big + 1, big - run_bits);
       const std::uint32_t lo = hi - g + 1, c = big - g;
       const std::uint64_t blocks = groups_for(max_count, std::uint64_t{1} << (lo + g));
       plan.push_back({k, k, c, lo, c, blocks << (lo - c)});

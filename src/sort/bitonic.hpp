@@ -14,6 +14,7 @@ struct BitonicTuning {
   std::uint32_t workgroup_size = 0;  ///< invocations per workgroup
   std::uint32_t e_bits = 3;          ///< log2 of elements per invocation per shared tile
   std::uint32_t sub_bits = 0;        ///< log2 of shared tiles a workgroup holds in registers
+  std::uint32_t run_bits = 5;        ///< log2 of the consecutive elements a global pass keeps together
   std::uint32_t tile_bits() const;   ///< log2 of the shared tile
 };
 
