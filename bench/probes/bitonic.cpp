@@ -255,6 +255,9 @@ int main(int argc, char** argv) {
         const sorting::BitonicTuning t = tunings[0];
         variants.push_back({{"floor: timestamps only", [](Context&, Recorder&, const sorting::Job&) {}, 0, true, false},
                             0, nullptr});
+        variants.push_back({{"floor: one 1-word copy", [](Context& c, Recorder& r, const sorting::Job& j) {
+                               record_copy(c, r, j.count.buffer, j.temporary.buffer, 1);
+                             }, 0, true, false}, 0, nullptr});
         variants.push_back({{"floor: tile kernel, 0 steps", [t](Context& c, Recorder& r, const sorting::Job& j) {
                                sorting::Job one = j;
                                one.max_count = 1;
