@@ -149,7 +149,8 @@ void sub_tile_stages(uint k0, uint k1, uint io_form, uint io_wl) {
     const uint top = top_bit(stage);
     int b = int(min(top, T_BITS - 1u));
     while (b >= int(pc.bottom)) {
-      if (uint(b) >= low_bits) {
+      // A bit the current window holds is stepped there, even a lane bit: no shuffle needed.
+      if (uint(b) >= low_bits || in_window(form, wl, uint(b), top)) {
         if (!in_window(form, wl, uint(b), top)) {
           const uint new_wl = uint(b) + 1u - E_BITS;
           exchange(form, wl, LAYOUT_WINDOW, new_wl);
