@@ -17,9 +17,11 @@
 namespace vkc::sorting {
 namespace {
 
-// Stages of a tile at least this large are split over sub-tiles in registers (SUB_BITS > 0)
-// only when the sort has many tiles; below it, more workgroups matter more than fewer passes.
-constexpr std::uint64_t kSubTileMinCount = 1u << 20;
+// From this count on, GPU sorts of one-word elements take the large-sort tunings below (two shared
+// tiles per workgroup in registers: fewer passes); under it, more workgroups matter more.
+constexpr std::uint64_t kLargeSortMinCount = 1u << 21;
+// From this count on, 128 invocations rather than 256 (more workgroups in flight per SM).
+constexpr std::uint64_t kHugeSortMinCount = 1u << 23;
 
 std::uint32_t ceil_log2(std::uint64_t x) { return x <= 1 ? 0 : static_cast<std::uint32_t>(std::bit_width(x - 1)); }
 
@@ -61,9 +63,17 @@ BitonicTuning bitonic_tuning(const DeviceInfo& device, const Job& job) {
   std::uint32_t wg_bits = std::min<std::uint32_t>(tile - t.e_bits, std::bit_width(max_invocations) - 1);
   t.e_bits = tile - wg_bits;
   t.workgroup_size = 1u << wg_bits;
-  // Sub-tiles: on an H200, u32 keys at 2^24 took 5.36 ms with one sub-tile bit, 5.98 with two and
-  // 6.02 with none (docs/perf-notes-bitonic.md); on lavapipe they only cost time.
-  if (job.max_count >= kSubTileMinCount && !device.is_software() && words == 1) t.sub_bits = 1;
+  // Large sorts of u32 keys on a GPU: 16 elements per invocation, two sub-tiles. Measured on an
+  // H200 at commit f1e578d (docs/perf-notes.md, bitonic section), in us, against the next best:
+  // 2^20: wg1024 e3 sub0 213 (sub1 279, wg256 e4 sub1 244); 2^21: wg256 e4 sub1 305 (wg1024 e3
+  // sub1 322); 2^22: 569 (612); 2^23: wg128 e4 sub1 1123 (wg256 e4 sub1 1127); 2^24: wg128 e4
+  // sub1 2331 (wg256 e4 sub1 2633, wg1024 e3 sub1 2834). On lavapipe sub-tiles only cost time.
+  if (job.max_count >= kLargeSortMinCount && !device.is_software() && words == 1) {
+    const BitonicTuning large{job.max_count >= kHugeSortMinCount ? 128u : 256u, 4, 1};
+    const bool fits = large.workgroup_size >= (1u << min_wg_bits) && large.workgroup_size <= max_invocations &&
+                      large.tile_bits() <= max_tile_bits(device, words);
+    if (fits) return large;
+  }
   return t;
 }
 

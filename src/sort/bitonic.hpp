@@ -24,7 +24,7 @@ struct BitonicPass {
   std::uint64_t groups;
 };
 
-/// The tuning the dispatcher picks for a job on a device (see docs/perf-notes-bitonic.md).
+/// The tuning the dispatcher picks for a job on a device (see the bitonic section of docs/perf-notes.md).
 BitonicTuning bitonic_tuning(const DeviceInfo& device, const Job& job);
 
 /// The passes that sort max_count elements with a tuning.
