@@ -14,7 +14,7 @@
 //     holds the E elements differing in tile bits [b - E_BITS + 1, b], so E_BITS steps share
 //     one barrier. The coalesced layout of global loads and stores is the window of the top
 //     E_BITS bits, so a pass's first E_BITS steps need no exchange.
-// (Through shared memory instead of shuffles, lane bits cost 15-40% more on an H200.)
+// (Lane bits through shared memory instead were slower in all 36 paired H200 runs, by 3-137%.)
 // Positions at or past n are virtual padding holding maximal keys, which never move
 // (compare_exchange.glsl's order_pair says why), so no step checks for them.
 // The direction of a stage's block is a bit of q; it is computed once per stage and invocation
@@ -58,7 +58,7 @@ const uint LAYOUT_LOW = 2u;     // p = vt * E + i: lanes on bits [E_BITS, E_BITS
 // The window of the top E_BITS bits is p = i * WG + tid: coalesced global loads and stores.
 const uint COALESCED_WL = T_BITS - E_BITS;
 
-Elem v[E * SUBS];  // the workgroup's tile, sub-tile by sub-tile, in the coalesced layout
+Elem v[E * SUBS];  // the workgroup's tile, sub-tile by sub-tile, in the I/O layout (see main)
 Elem w[E];         // the sub-tile being worked on, in the current layout
 
 uint n;        // the element count
