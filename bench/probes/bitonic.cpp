@@ -1,10 +1,13 @@
 // Times bitonic and bitonic_transpose (u32 keys, ascending) on the current device over sizes
-// 2^lo..2^hi, and bitonic's sub-tile tunings at large sizes; checks every result against std::sort.
+// 2^lo..2^hi, bitonic's candidate tunings at large sizes (pass by pass) and, with PROBE_SWEEP=1,
+// tuning sweeps where the targets lie; checks every result against std::sort. The first size also
+// gets floor rows (an empty timed region, a one-word copy, the tile kernel with no step).
 // GPU time from timestamps around the sort alone; the input is re-copied from a pristine buffer
 // before every run, outside the timed region. Median and minimum of `runs` runs after a warm-up.
-// An H200 idles its SMs near 345 MHz and a few microseconds of work do not lift the clock, so the
-// probe first keeps the GPU busy for >= 300 ms, and every run's command buffer starts with about
-// a millisecond of copies (the "heater", untimed) so that the sort is timed at working clocks.
+// An H200 idles its SMs near 345 MHz and drops back there while the CPU compiles a pipeline, so
+// the probe keeps the GPU busy for >= 300 ms before each variant's timed runs, and every run's
+// command buffer starts with about a millisecond of copies (the "heater", untimed); rows marked
+// "no heater" leave those copies out (the heater itself costs a small sort a few microseconds).
 //   probe-bitonic [lo_bits=9] [hi_bits=24] [runs=15]
 #include <algorithm>
 #include <bit>

@@ -4,7 +4,7 @@
 // block that holds the last element always ascending; positions past the count are virtual
 // padding that never moves, so nothing is allocated for it (shaders/common/compare_exchange.glsl).
 // One shader, shaders/sort/bitonic/tile.comp, does every pass: the local sort of each tile, the
-// strides of a stage that lie outside a tile (up to tile_bits - 5 of them per pass), and each
+// strides of a stage that lie outside a tile (up to tile_bits - run_bits of them per pass), and each
 // stage's merge within the tile. A count that fits one tile is sorted by one dispatch.
 #include "sort/bitonic.hpp"
 
