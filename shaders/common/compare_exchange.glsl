@@ -37,6 +37,36 @@ void compare_exchange(inout Elem lo, inout Elem hi, bool ascending, bool hi_is_r
   }
 }
 
+// The same comparators with the padding check folded into the data, for networks whose padding
+// positions hold maximal keys (all ones): a comparator reaching past n lies in an ascending block
+// (see ascending_at), and since equal keys never swap, nothing ever moves past maximal padding.
+// `descending` is the direction of the comparator's block. With keys alone (no values) the pair
+// is simply (min, max): which of two equal keys goes where cannot be seen.
+void order_pair(inout Elem lo, inout Elem hi, bool descending, uint key_words, bool keys_only) {
+  if (key_words == 1u && keys_only) {
+    const uint small = min(lo.k0, hi.k0), large = max(lo.k0, hi.k0);
+    lo.k0 = descending ? large : small;
+    hi.k0 = descending ? small : large;
+    return;
+  }
+  if (descending ? elem_after(hi, lo, key_words) : elem_after(lo, hi, key_words)) {
+    const Elem t = lo;
+    lo = hi;
+    hi = t;
+  }
+}
+
+// order_pair for two invocations: each holds one side and keeps the smaller element when
+// `keep_smaller` (the lower side of an ascending pair, the upper side of a descending one);
+// both sides reach the same decision, so equal keys stay where they are.
+Elem keep_smaller_or_larger(Elem mine, Elem other, bool keep_smaller, uint key_words, bool keys_only) {
+  if (key_words == 1u && keys_only) {
+    mine.k0 = keep_smaller ? min(mine.k0, other.k0) : max(mine.k0, other.k0);
+    return mine;
+  }
+  return (keep_smaller ? elem_after(mine, other, key_words) : elem_after(other, mine, key_words)) ? other : mine;
+}
+
 // One side of a compare-exchange whose two elements live in different invocations: `mine` is
 // this invocation's element, `other` its partner's; both sides compute the same decision.
 Elem keep_or_take(Elem mine, Elem other, bool mine_is_lower, bool ascending, bool hi_is_real, uint key_words) {

@@ -4,7 +4,7 @@
 // block that holds the last element always ascending; positions past the count are virtual
 // padding that never moves, so nothing is allocated for it (shaders/common/compare_exchange.glsl).
 // One shader, shaders/sort/bitonic/tile.comp, does every pass: the local sort of each tile, the
-// strides of a stage that lie outside a tile (up to tile_bits - 5 of them per pass), and each
+// strides of a stage that lie outside a tile (up to tile_bits - run_bits of them per pass), and each
 // stage's merge within the tile. A count that fits one tile is sorted by one dispatch.
 #include "sort/bitonic.hpp"
 
@@ -17,11 +17,11 @@
 namespace vkc::sorting {
 namespace {
 
-// Global passes keep runs of at least 2^5 = 32 consecutive elements so that accesses coalesce.
-constexpr std::uint32_t kRunBits = 5;
-// Stages of a tile at least this large are split over sub-tiles in registers (SUB_BITS > 0)
-// only when the sort has many tiles; below it, more workgroups matter more than fewer passes.
-constexpr std::uint64_t kSubTileMinCount = 1u << 20;
+// From this count on, GPU sorts of one-word elements take the large-sort tunings below (two shared
+// tiles per workgroup in registers: fewer passes); under it, more workgroups matter more.
+constexpr std::uint64_t kLargeSortMinCount = 1u << 21;
+// From this count on, 128 invocations rather than 256 (more workgroups in flight per SM).
+constexpr std::uint64_t kHugeSortMinCount = 1u << 23;
 
 std::uint32_t ceil_log2(std::uint64_t x) { return x <= 1 ? 0 : static_cast<std::uint32_t>(std::bit_width(x - 1)); }
 
@@ -63,9 +63,17 @@ BitonicTuning bitonic_tuning(const DeviceInfo& device, const Job& job) {
   std::uint32_t wg_bits = std::min<std::uint32_t>(tile - t.e_bits, std::bit_width(max_invocations) - 1);
   t.e_bits = tile - wg_bits;
   t.workgroup_size = 1u << wg_bits;
-  // Sub-tiles: on an H200, u32 keys at 2^24 took 5.36 ms with one sub-tile bit, 5.98 with two and
-  // 6.02 with none (docs/perf-notes-bitonic.md); on lavapipe they only cost time.
-  if (job.max_count >= kSubTileMinCount && !device.is_software() && words == 1) t.sub_bits = 1;
+  // Large sorts of u32 keys on a GPU: 16 elements per invocation, two sub-tiles. Measured on an
+  // H200 at commit f1e578d (docs/perf-notes.md, bitonic section), in us, against the next best:
+  // 2^20: wg1024 e3 sub0 213 (sub1 279, wg256 e4 sub1 244); 2^21: wg256 e4 sub1 305 (wg1024 e3
+  // sub1 322); 2^22: 569 (612); 2^23: wg128 e4 sub1 1123 (wg256 e4 sub1 1127); 2^24: wg128 e4
+  // sub1 2331 (wg256 e4 sub1 2633, wg1024 e3 sub1 2834). On lavapipe sub-tiles only cost time.
+  if (job.max_count >= kLargeSortMinCount && !device.is_software() && words == 1) {
+    const BitonicTuning large{job.max_count >= kHugeSortMinCount ? 128u : 256u, 4, 1};
+    const bool fits = large.workgroup_size >= (1u << min_wg_bits) && large.workgroup_size <= max_invocations &&
+                      large.tile_bits() <= max_tile_bits(device, words);
+    if (fits) return large;
+  }
   return t;
 }
 
@@ -77,11 +85,13 @@ std::vector<BitonicPass> bitonic_plan(const BitonicTuning& tuning, std::uint64_t
   // contract says.
   if (max_count == 0) return plan;
   const std::uint64_t tiles = groups_for(max_count, std::uint64_t{1} << big);
+  // Global passes keep runs of 2^run_bits consecutive elements so that accesses coalesce.
+  const std::uint32_t run_bits = std::min(tuning.run_bits, big - 1);
   plan.push_back({1, std::min(stages, big), big, big, 0, tiles});
   for (std::uint32_t k = big + 1; k <= stages; ++k) {
-    // The strides 2^(k-1) .. 2^big, highest first, up to big - kRunBits of them per pass.
+    // The strides 2^(k-1) .. 2^big, highest first, up to big - run_bits of them per pass.
     for (std::uint32_t hi = k - 1; hi >= big;) {
-      const std::uint32_t g = std::min(hi - big + 1, big - kRunBits);
+      const std::uint32_t g = std::min(hi - big + 1, big - run_bits);
       const std::uint32_t lo = hi - g + 1, c = big - g;
       const std::uint64_t blocks = groups_for(max_count, std::uint64_t{1} << (lo + g));
       plan.push_back({k, k, c, lo, c, blocks << (lo - c)});
@@ -92,7 +102,8 @@ std::vector<BitonicPass> bitonic_plan(const BitonicTuning& tuning, std::uint64_t
   return plan;
 }
 
-void record_bitonic(Context& ctx, Recorder& r, const Job& job, const BitonicTuning& tuning) {
+void record_bitonic(Context& ctx, Recorder& r, const Job& job, const BitonicTuning& tuning,
+                    const std::function<void(std::size_t pass)>& after_pass) {
   const Pipeline& p = pipeline(ctx, {.shader = "sort/bitonic/tile",
                                      .specialization = {tuning.workgroup_size, job.key_words(), job.value_words(),
                                                         key_kind(job.key_type), job.descending() ? 1u : 0u,
@@ -102,9 +113,11 @@ void record_bitonic(Context& ctx, Recorder& r, const Job& job, const BitonicTuni
                                      .full_subgroups = true});
   const Binding values = job.has_values() ? job.values : job.count;
   const Binding bindings[] = {job.count, job.keys, values};
-  for (const BitonicPass& pass : bitonic_plan(tuning, job.max_count)) {
-    const Push push{pass.k_first, pass.k_last, pass.c, pass.lo, pass.bottom};
-    r.dispatch(p, bindings, &push, sizeof push, pass.groups);
+  const std::vector<BitonicPass> plan = bitonic_plan(tuning, job.max_count);
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const Push push{plan[i].k_first, plan[i].k_last, plan[i].c, plan[i].lo, plan[i].bottom};
+    r.dispatch(p, bindings, &push, sizeof push, plan[i].groups);
+    if (after_pass) after_pass(i);
   }
 }
 

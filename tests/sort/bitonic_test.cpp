@@ -1,9 +1,11 @@
 // Bitonic-specific behaviour: virtual padding past the count (no real element is pushed past n,
 // even keys whose ordered form is all ones), one dispatch up to a tile, and counts that are not
-// powers of two, for both bitonic and bitonic_transpose.
+// powers of two, for both bitonic and bitonic_transpose; and bitonic's GPU-only tunings.
 #include <limits>
 #include <vector>
 
+#include "core/recorder.hpp"
+#include "sort/bitonic.hpp"
 #include "sort/reference.hpp"
 #include "support/gpu_test.hpp"
 
@@ -60,6 +62,43 @@ TEST_P(BitonicTest, MovesValuesPastTheTileWithTheirKeys) {
   ASSERT_TRUE(keys_sorted(input, keys, SortOrder::descending));
   std::vector<std::uint32_t> perm(values.begin(), values.end());
   ASSERT_TRUE(permutation_sorts(input, perm, SortOrder::descending, false));
+}
+
+class BitonicTuningTest : public GpuTest {
+ protected:
+  // Sorts u32 keys ascending with an explicit tuning, bypassing the dispatcher's table.
+  std::vector<std::uint32_t> sort_with(const sorting::BitonicTuning& tuning, std::vector<std::uint32_t> keys) {
+    const auto n = static_cast<std::uint32_t>(keys.size());
+    Buffer key_buffer = ctx().create_buffer(std::uint64_t{n} * 4);
+    Buffer count = ctx().create_buffer(4);
+    ctx().upload(key_buffer, std::span<const std::uint32_t>(keys));
+    ctx().upload(count, &n, 4);
+    sorting::Job job;
+    job.max_count = n;
+    job.count = {count.handle(), Access::read, 0, 4};
+    job.count_is_exact = true;
+    job.keys = {key_buffer.handle(), Access::read_write};
+    ctx().run([&](Recorder& r) {
+      sorting::record_bitonic(ctx(), r, job, tuning);
+      r.finish_for_host();
+    });
+    ctx().download(key_buffer, std::span<std::uint32_t>(keys));
+    return keys;
+  }
+};
+
+// The table picks 16 elements per invocation and two sub-tiles in registers only for millions of
+// keys on a GPU; here the same tunings sort a few workgroup tiles (global passes and merges
+// included) on any device, at a power of two and past one.
+TEST_F(BitonicTuningTest, SortsWithTheLargeSortTuningsOfGpus) {
+  auto rng = rng_for_current_test();
+  for (const sorting::BitonicTuning tuning : {sorting::BitonicTuning{128, 4, 1}, sorting::BitonicTuning{256, 4, 1}}) {
+    for (std::size_t n : {std::size_t{1} << 15, (std::size_t{3} << 13) + 5}) {
+      const auto input = make_keys<std::uint32_t>(n, Dist::uniform, rng);
+      ASSERT_TRUE(keys_sorted(input, sort_with(tuning, input), SortOrder::ascending))
+          << "n=" << n << " wg" << tuning.workgroup_size;
+    }
+  }
 }
 
 std::string algorithm_name(const ::testing::TestParamInfo<SortAlgorithm>& info) {

@@ -12,9 +12,13 @@
 //   - by subgroupShuffleXor when b is a lane bit (E_BITS <= b < E_BITS + log2(subgroup size)),
 //   - otherwise after a shared-memory exchange into a "window" layout in which the invocation
 //     holds the E elements differing in tile bits [b - E_BITS + 1, b], so E_BITS steps share
-//     one barrier.
-// Positions at or past n are virtual padding; comparators reaching them are skipped
-// (compare_exchange.glsl says why that is exact).
+//     one barrier. The coalesced layout of global loads and stores is the window of the top
+//     E_BITS bits, so a pass's first E_BITS steps need no exchange.
+// (Lane bits through shared memory instead were slower in all 36 paired H200 runs, by 3-137%.)
+// Positions at or past n are virtual padding holding maximal keys, which never move
+// (compare_exchange.glsl's order_pair says why), so no step checks for them.
+// The direction of a stage's block is a bit of q; it is computed once per stage and invocation
+// (it varies between an invocation's elements only in the LOW layout's first E_BITS - 1 stages).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
@@ -35,6 +39,7 @@ const uint SUBS = 1u << SUB_BITS;
 const uint TILE = 1u << T_BITS;
 const uint BIG_BITS = T_BITS + SUB_BITS;
 const uint SHARED_ELEMS = TILE + TILE / 32u;  // one pad word per 32 (see pad())
+const bool KEYS_ONLY = VALUE_WORDS == 0u;
 
 #include "grid.glsl"
 #include "sort_io.glsl"
@@ -48,11 +53,12 @@ layout(push_constant) uniform Push {
   uint bottom;   // the lowest tile bit stepped in each stage
 } pc;
 
-const uint LAYOUT_COALESCED = 0u;  // p = i * WG + tid: global loads and stores
-const uint LAYOUT_WINDOW = 1u;     // i supplies tile bits [wl, wl + E_BITS)
-const uint LAYOUT_LOW = 2u;        // p = vt * E + i: lanes on bits [E_BITS, E_BITS + log2 S)
+const uint LAYOUT_WINDOW = 1u;  // i supplies tile bits [wl, wl + E_BITS)
+const uint LAYOUT_LOW = 2u;     // p = vt * E + i: lanes on bits [E_BITS, E_BITS + log2 S)
+// The window of the top E_BITS bits is p = i * WG + tid: coalesced global loads and stores.
+const uint COALESCED_WL = T_BITS - E_BITS;
 
-Elem v[E * SUBS];  // the workgroup's tile, sub-tile by sub-tile, in the coalesced layout
+Elem v[E * SUBS];  // the workgroup's tile, sub-tile by sub-tile, in the I/O layout (see main)
 Elem w[E];         // the sub-tile being worked on, in the current layout
 
 uint n;        // the element count
@@ -66,11 +72,8 @@ uint pad(uint p) { return p + (p >> 5u); }
 
 uint q_of(uint p) { return q_base | (p & ((1u << pc.c) - 1u)) | ((p >> pc.c) << pc.lo); }
 
-uint q_stride(uint tile_bit) { return tile_bit < pc.c ? 1u << tile_bit : 1u << (tile_bit - pc.c + pc.lo); }
-
 uint tile_pos(uint form, uint wl, uint i) {
   const uint tid = gl_LocalInvocationID.x;
-  if (form == LAYOUT_COALESCED) return i * gl_WorkGroupSize.x + tid;
   if (form == LAYOUT_LOW) return vt * E + i;
   return (tid & ((1u << wl) - 1u)) | (i << wl) | ((tid >> wl) << (wl + E_BITS));
 }
@@ -85,15 +88,25 @@ void exchange(uint from, uint from_wl, uint to, uint to_wl) {
   [[unroll]] for (uint i = 0; i < E; ++i) w[i] = get_shared(pad(tile_pos(to, to_wl, i)));
 }
 
-// The step on tile bit `tile_bit` when it is register bit `rb` of the current layout.
-void register_step(uint form, uint wl, uint rb, uint tile_bit) {
-  const uint stride = q_stride(tile_bit);
+// In bit 0: whether the current stage sorts the block holding global position q descending.
+// Higher bits are those of q above the stage, xor n - 1's; callers look at bit 0 only.
+uint descending_bits(uint q) { return stage >= 32u ? 0u : (q ^ (n - 1u)) >> stage; }
+
+// descending_bits of the invocation's element 0 in a layout. Its other elements differ from it
+// in tile bits that map to q bits below the stage, except in the LOW layout's stages below E_BITS
+// (see register_step).
+uint descending_bits_of(uint form, uint wl) { return descending_bits(q_of(sub * TILE + tile_pos(form, wl, 0u))); }
+
+// The step on register bit `rb` of the current layout. `dir` is descending_bits_of the layout;
+// `per_element`: the direction also depends on the element (LOW layout, stage < E_BITS, where
+// tile bit `stage` is bit `stage` of the element index i, q(i) = q(0) | i).
+void register_step(uint rb, uint dir, bool per_element) {
   [[unroll]] for (uint b = 0; b < E_BITS; ++b) {
     if (b == rb) {
       [[unroll]] for (uint i = 0; i < E; ++i) {
         if ((i & (1u << b)) == 0u) {
-          const uint q = q_of(sub * TILE + tile_pos(form, wl, i));
-          compare_exchange(w[i], w[i | (1u << b)], ascending_at(q, stage, n), (q | stride) < n, KEY_WORDS);
+          const uint d = per_element ? dir ^ (i >> stage) : dir;
+          order_pair(w[i], w[i | (1u << b)], (d & 1u) != 0u, KEY_WORDS, KEYS_ONLY);
         }
       }
     }
@@ -108,66 +121,83 @@ Elem shuffle_xor(Elem e, uint mask) {
   return r;
 }
 
-// The step on tile bit `tile_bit` when it is lane bit `lb` of the LOW layout.
-void shuffle_step(uint lb, uint tile_bit) {
-  const uint stride = q_stride(tile_bit);
+// The step on lane bit `lb` of the LOW layout (a stage above E_BITS: one direction for the
+// invocation, given by `dir`).
+void shuffle_step(uint lb, uint dir) {
   const bool lower = (gl_SubgroupInvocationID & (1u << lb)) == 0u;
+  const bool keep_smaller = lower == ((dir & 1u) == 0u);
   [[unroll]] for (uint i = 0; i < E; ++i) {
-    const uint q = q_of(sub * TILE + tile_pos(LAYOUT_LOW, 0u, i));
-    const Elem other = shuffle_xor(w[i], 1u << lb);
-    w[i] = keep_or_take(w[i], other, lower, ascending_at(q, stage, n), (q | stride) < n, KEY_WORDS);
+    w[i] = keep_smaller_or_larger(w[i], shuffle_xor(w[i], 1u << lb), keep_smaller, KEY_WORDS, KEYS_ONLY);
   }
 }
 
 uint top_bit(uint s) { return s - 1u < pc.c ? s - 1u : min(s - 1u - pc.lo + pc.c, BIG_BITS - 1u); }
 
+// Whether the current layout holds tile bit b in registers, in a window below the stage's top
+// tile bit (so that one direction holds for the invocation).
+bool in_window(uint form, uint wl, uint b, uint top) {
+  return form == LAYOUT_WINDOW && wl <= b && b < wl + E_BITS && wl + E_BITS <= top + 1u;
+}
+
 // Performs stages k0..k1 on tile bits below T_BITS (down to pc.bottom) for sub-tile `sub`,
-// which arrives and leaves in the coalesced layout.
-void sub_tile_stages(uint k0, uint k1) {
+// which arrives and leaves in the layout (io_form, io_wl).
+void sub_tile_stages(uint k0, uint k1, uint io_form, uint io_wl) {
+  // Tile bits from low_bits up are stepped in windows, the ones below in the LOW layout.
   const uint low_bits = E_BITS + findLSB(gl_SubgroupSize);
-  uint form = LAYOUT_COALESCED, wl = 0u;
+  uint form = io_form, wl = io_wl;
   for (stage = k0; stage <= k1; ++stage) {
-    int b = int(min(top_bit(stage), T_BITS - 1u));
+    const uint top = top_bit(stage);
+    int b = int(min(top, T_BITS - 1u));
     while (b >= int(pc.bottom)) {
-      if (uint(b) >= low_bits) {
-        const uint new_wl = uint(b) + 1u - E_BITS;
-        exchange(form, wl, LAYOUT_WINDOW, new_wl);
-        form = LAYOUT_WINDOW;
-        wl = new_wl;
+      // A bit the current window holds is stepped there, even a lane bit: no shuffle needed.
+      if (uint(b) >= low_bits || in_window(form, wl, uint(b), top)) {
+        if (!in_window(form, wl, uint(b), top)) {
+          const uint new_wl = uint(b) + 1u - E_BITS;
+          exchange(form, wl, LAYOUT_WINDOW, new_wl);
+          form = LAYOUT_WINDOW;
+          wl = new_wl;
+        }
+        // The window's bits lie below the stage: one direction for the invocation.
+        const uint dir = descending_bits_of(LAYOUT_WINDOW, wl);
         const int end = max(int(wl), int(pc.bottom));
-        for (; b >= end; --b) register_step(LAYOUT_WINDOW, wl, uint(b) - wl, uint(b));
+        for (; b >= end; --b) register_step(uint(b) - wl, dir, false);
       } else {
         if (form != LAYOUT_LOW) exchange(form, wl, LAYOUT_LOW, 0u);
         form = LAYOUT_LOW;
-        for (; b >= max(int(E_BITS), int(pc.bottom)); --b) shuffle_step(uint(b) - E_BITS, uint(b));
-        for (; b >= int(pc.bottom); --b) register_step(LAYOUT_LOW, 0u, uint(b), uint(b));
+        wl = 0u;
+        const uint dir = descending_bits_of(LAYOUT_LOW, 0u);
+        for (; b >= max(int(E_BITS), int(pc.bottom)); --b) shuffle_step(uint(b) - E_BITS, dir);
+        if (stage >= E_BITS) {
+          for (; b >= int(pc.bottom); --b) register_step(uint(b), dir, false);
+        } else {
+          for (; b >= int(pc.bottom); --b) register_step(uint(b), dir, true);
+        }
       }
     }
   }
-  if (form != LAYOUT_COALESCED) exchange(form, wl, LAYOUT_COALESCED, 0u);
+  if (form != io_form || wl != io_wl) exchange(form, wl, io_form, io_wl);
 }
 
 // Performs stages k0..k1 within every sub-tile.
-void all_sub_tiles(uint k0, uint k1) {
+void all_sub_tiles(uint k0, uint k1, uint io_form, uint io_wl) {
   [[unroll]] for (uint s = 0; s < SUBS; ++s) {
     sub = s;
     [[unroll]] for (uint i = 0; i < E; ++i) w[i] = v[s * E + i];
-    sub_tile_stages(k0, k1);
+    sub_tile_stages(k0, k1, io_form, io_wl);
     [[unroll]] for (uint i = 0; i < E; ++i) v[s * E + i] = w[i];
   }
 }
 
-// The step on tile bit T_BITS + sb, between sub-tiles, all in registers.
+// The step on tile bit T_BITS + sb, between sub-tiles, all in registers. Tile bit `stage` is a
+// sub-tile bit or above the tile: one direction per sub-tile.
 void sub_tile_step(uint sb) {
-  const uint stride = q_stride(T_BITS + sb);
   [[unroll]] for (uint b = 0; b < SUB_BITS; ++b) {
     if (b == sb) {
       [[unroll]] for (uint s = 0; s < SUBS; ++s) {
         if ((s & (1u << b)) == 0u) {
+          const bool descending = (descending_bits(q_of(s * TILE)) & 1u) != 0u;
           [[unroll]] for (uint i = 0; i < E; ++i) {
-            const uint q = q_of(s * TILE + tile_pos(LAYOUT_COALESCED, 0u, i));
-            compare_exchange(v[s * E + i], v[(s | (1u << b)) * E + i], ascending_at(q, stage, n), (q | stride) < n,
-                             KEY_WORDS);
+            order_pair(v[s * E + i], v[(s | (1u << b)) * E + i], descending, KEY_WORDS, KEYS_ONLY);
           }
         }
       }
@@ -188,23 +218,28 @@ void main() {
   q_base = workgroup_bits(linear_workgroup_id());
   if (q_base >= n) return;  // the whole tile is padding (uniform across the workgroup)
   vt = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+  // A sort that is one workgroup's tile loads and stores in the LOW layout, where its first
+  // stages run: two exchanges fewer. Everywhere else global accesses coalesce.
+  const bool whole_sort = SUBS == 1u && gl_NumWorkGroups.x * gl_NumWorkGroups.y == 1u && pc.c == BIG_BITS;
+  const uint io_form = whole_sort ? LAYOUT_LOW : LAYOUT_WINDOW;
+  const uint io_wl = whole_sort ? 0u : COALESCED_WL;
 
   [[unroll]] for (uint s = 0; s < SUBS; ++s) {
     [[unroll]] for (uint i = 0; i < E; ++i) {
-      const uint q = q_of(s * TILE + tile_pos(LAYOUT_COALESCED, 0u, i));
-      v[s * E + i] = q < n ? load_elem(q) : Elem(~0u, ~0u, 0u, 0u);
+      const uint q = q_of(s * TILE + tile_pos(io_form, io_wl, i));
+      v[s * E + i] = q < n ? load_elem(q) : Elem(~0u, ~0u, 0u, 0u);  // padding: maximal keys
     }
   }
-  if (pc.k_first <= T_BITS) all_sub_tiles(pc.k_first, min(pc.k_last, T_BITS));
+  if (pc.k_first <= T_BITS) all_sub_tiles(pc.k_first, min(pc.k_last, T_BITS), io_form, io_wl);
   for (stage = max(pc.k_first, T_BITS + 1u); stage <= pc.k_last; ++stage) {
     const uint k = stage;
     for (int b = int(top_bit(k)); b >= int(max(T_BITS, pc.bottom)); --b) sub_tile_step(uint(b) - T_BITS);
-    if (pc.bottom < T_BITS) all_sub_tiles(k, k);
+    if (pc.bottom < T_BITS) all_sub_tiles(k, k, io_form, io_wl);
     stage = k;
   }
   [[unroll]] for (uint s = 0; s < SUBS; ++s) {
     [[unroll]] for (uint i = 0; i < E; ++i) {
-      const uint q = q_of(s * TILE + tile_pos(LAYOUT_COALESCED, 0u, i));
+      const uint q = q_of(s * TILE + tile_pos(io_form, io_wl, i));
       if (q < n) store_elem(q, v[s * E + i]);
     }
   }
