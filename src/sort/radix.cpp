@@ -154,7 +154,7 @@ bool has_subgroup_operation(const DeviceInfo& device, const std::string& name) {
 
 // NVIDIA's match-any (subgroupPartitionNV) finds equal digits in one instruction where the
 // portable path takes eight ballots, but measured slower on an H200 (12.6 against 15.6 G keys/s with ballots,
-// docs/perf-notes-radix.md): the ballots are the default, VKC_RADIX_PARTITIONED=1 picks it.
+// docs/perf-notes.md): the ballots are the default, VKC_RADIX_PARTITIONED=1 picks it.
 bool use_partitioned(const DeviceInfo& device) {
   const char* partitioned = std::getenv("VKC_RADIX_PARTITIONED");
   return device.subgroup_partitioned && partitioned && *partitioned == '1';
