@@ -26,18 +26,7 @@ bool ascending_at(uint q, uint stage, uint n) {
   return stage >= 32u || (((q ^ (n - 1u)) >> stage) & 1u) == 0u;
 }
 
-// Orders the pair (lo at the lower position, hi at the higher) for an ascending or descending
-// block, unless the higher position is past the end (the comparator then does nothing).
-void compare_exchange(inout Elem lo, inout Elem hi, bool ascending, bool hi_is_real, uint key_words) {
-  const bool out_of_order = ascending ? elem_after(lo, hi, key_words) : elem_after(hi, lo, key_words);
-  if (hi_is_real && out_of_order) {
-    const Elem t = lo;
-    lo = hi;
-    hi = t;
-  }
-}
-
-// The same comparators with the padding check folded into the data, for networks whose padding
+// Compare-exchange with the padding check folded into the data, for networks whose padding
 // positions hold maximal keys (all ones): a comparator reaching past n lies in an ascending block
 // (see ascending_at), and since equal keys never swap, nothing ever moves past maximal padding.
 // `descending` is the direction of the comparator's block. With keys alone (no values) the pair
