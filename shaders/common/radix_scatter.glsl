@@ -177,15 +177,16 @@ uint subgroup_rank(uint digit, uint counters, uvec4 lanes) {
   return subgroupShuffle(base, leader) + below;
 }
 
-uint acquire_tile() {
-  if (SCAN_MODE == 1u) return linear_workgroup_id();
-  // Tiles are numbered in the order workgroups start, so every tile waits only on tiles that
-  // are already running: the look-back cannot wait on a workgroup that never started.
-  if (gl_LocalInvocationIndex == 0u) s_tile = atomicAdd(state[STATE_TICKETS + pc.pass], 1u);
-  // Orders the ticket's store before every invocation reads it.
-  barrier();
-  return s_tile;
+// Look-back: tiles are numbered in the order workgroups start, so every tile waits only on tiles
+// that are already running: the look-back cannot wait on a workgroup that never started. The
+// ticket is taken first thing (a skipped pass takes tickets too, harmlessly), so that its round
+// trip overlaps the loads of the pass flags and the count and the zeroing of the counters.
+void take_ticket() {
+  if (SCAN_MODE == 0u && gl_LocalInvocationIndex == 0u) s_tile = atomicAdd(state[STATE_TICKETS + pc.pass], 1u);
 }
+
+// The tile this workgroup ranks, once a barrier has ordered take_ticket's store before the read.
+uint ticket_tile() { return SCAN_MODE == 1u ? linear_workgroup_id() : s_tile; }
 
 // The look-back word of (pass, tile, digit): passes alternate between two tables.
 uint lookback_index(uint pass, uint tile, uint digit) { return STATE_TILES + ((pass & 1u) * pc.tiles + tile) * RADIX + digit; }
@@ -313,21 +314,22 @@ void scan_tile_digits() {
 }
 
 void main() {
+  take_ticket();
   const uint n = min(count_value, pc.max_count);
-  if (SCAN_MODE == 0u) clear_next_table();
   const uint info = state[STATE_PASS_INFO + pc.pass];
+  if (SCAN_MODE == 0u) clear_next_table();
+  const uint lid = gl_LocalInvocationIndex;
+  for (uint i = lid; i < MAX_SUBGROUPS * RADIX; i += WG) s_work[i] = 0u;
+  // Orders the ticket's store before every invocation reads it, and the zeroing of the counters
+  // before the ranking updates them.
+  barrier();
   if ((info & PASS_SKIP) != 0u) return;
   const bool from_b = (info & PASS_FROM_B) != 0u;
-  const uint tile = acquire_tile();
+  const uint tile = ticket_tile();
   if (tile >= pc.tiles || tile * TILE >= n) return;
   const uint tile_base = tile * TILE;
   const uint valid = min(TILE, n - tile_base);
-  const uint lid = gl_LocalInvocationIndex;
   if (lid == 0u) s_valid = valid;
-
-  for (uint i = lid; i < MAX_SUBGROUPS * RADIX; i += WG) s_work[i] = 0u;
-  // Orders the zeroing of the counters before the ranking updates them.
-  barrier();
 
   // Subgroup s takes the keys [s * size * ITEMS, (s + 1) * size * ITEMS) of the tile; item k of
   // lane l is key k * size + l of that run, so each load of the subgroup is contiguous and the
