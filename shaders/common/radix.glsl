@@ -12,16 +12,22 @@
 //   [STATE_PASS_INFO + pass]              PASS_SKIP | PASS_FROM_B, written by prepare
 //   [STATE_FINAL]                         1 when the sorted data ends in the B buffers
 //   [STATE_TICKETS + pass]                the look-back path's tile counter
-//   [STATE_TILES ...]                     look-back: ((pass % 2) * tiles + tile) * 256 + digit
-//                                         (two tables: each pass zeroes the next pass's);
+//   [STATE_DISPATCH + pass * 3]           the pass's scatter (and upsweep) grid, written by
+//                                         prepare: no workgroups at all for a skipped pass
+//   [STATE_DISPATCH + 24 + pass * 3]      the pass's scan_tiles grid, likewise
+//   [STATE_TILES ...]                     look-back: (table * tiles + tile) * 256 + digit, where
+//                                         table is 1 for passes that read the B buffers: two
+//                                         tables, each running pass zeroing the next one's;
 //                                         reduce-then-scan: digit * tiles + tile
 const uint STATE_OFFSETS = 0u;
 const uint STATE_PASS_INFO = 2048u;
 const uint STATE_FINAL = 2056u;
 const uint STATE_TICKETS = 2064u;
+const uint STATE_DISPATCH = 2080u;
+const uint STATE_SCAN_DISPATCH = STATE_DISPATCH + 24u;
 const uint STATE_TILES = 2304u;
 
-const uint PASS_SKIP = 1u;    // every key has the same digit in this pass: nothing moves
+const uint PASS_SKIP = 1u;    // every key has the same digit in this pass: nothing moves, no workgroup runs
 const uint PASS_FROM_B = 2u;  // the pass reads the B (temporary) buffers and writes A
 
 const uint RADIX = 256u;

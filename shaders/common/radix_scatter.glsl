@@ -179,8 +179,8 @@ uint subgroup_rank(uint digit, uint counters, uvec4 lanes) {
 
 // Look-back: tiles are numbered in the order workgroups start, so every tile waits only on tiles
 // that are already running: the look-back cannot wait on a workgroup that never started. The
-// ticket is taken first thing (a skipped pass takes tickets too, harmlessly), so that its round
-// trip overlaps the loads of the pass flags and the count and the zeroing of the counters.
+// ticket is taken first thing, so that its round trip overlaps the loads of the pass flags and
+// the count and the zeroing of the counters.
 void take_ticket() {
   if (SCAN_MODE == 0u && gl_LocalInvocationIndex == 0u) s_tile = atomicAdd(state[STATE_TICKETS + pc.pass], 1u);
 }
@@ -188,16 +188,20 @@ void take_ticket() {
 // The tile this workgroup ranks, once a barrier has ordered take_ticket's store before the read.
 uint ticket_tile() { return SCAN_MODE == 1u ? linear_workgroup_id() : s_tile; }
 
-// The look-back word of (pass, tile, digit): passes alternate between two tables.
-uint lookback_index(uint pass, uint tile, uint digit) { return STATE_TILES + ((pass & 1u) * pc.tiles + tile) * RADIX + digit; }
+// The look-back word of (tile, digit) in a table: running passes alternate between two tables,
+// as they alternate between reading the A and the B buffers (table 1 for passes reading B).
+uint lookback_table;  // this pass's table, set once by main
 
-// Zeroes this workgroup's slot of the table the next pass uses, last used by the previous pass
-// (whose reads the barrier between the dispatches ordered before this). The grid has one
-// workgroup per slot, so the whole table is cleared; skipped passes clear it too.
-void clear_next_table() {
+uint lookback_index(uint table, uint tile, uint digit) { return STATE_TILES + (table * pc.tiles + tile) * RADIX + digit; }
+
+// Zeroes this workgroup's slot of the table the next running pass uses, last used by the
+// previous running pass (whose reads the barrier between the dispatches ordered before this);
+// the first running pass uses table 0, which the sort zeroed. The grid has one workgroup per
+// slot, so the whole table is cleared.
+void clear_next_table(uint table) {
   const uint slot = linear_workgroup_id();
   if (slot >= pc.tiles) return;
-  for (uint d = gl_LocalInvocationIndex; d < RADIX; d += WG) state[lookback_index(pc.pass + 1u, slot, d)] = 0u;
+  for (uint d = gl_LocalInvocationIndex; d < RADIX; d += WG) state[lookback_index(table ^ 1u, slot, d)] = 0u;
 }
 
 // Look-back words are device-scope atomics with relaxed ordering: a word carries its count
@@ -205,11 +209,11 @@ void clear_next_table() {
 // loads were costly (reading four tiles per step with acquire was 14% slower than one; dropping
 // acquire and release made the whole sort 1.55x faster at 2^28 keys).
 void publish(uint tile, uint digit, uint word) {
-  atomicStore(state[lookback_index(pc.pass, tile, digit)], word, gl_ScopeQueueFamily, 0, 0);
+  atomicStore(state[lookback_index(lookback_table, tile, digit)], word, gl_ScopeQueueFamily, 0, 0);
 }
 
 uint lookback_word(uint tile, uint digit) {
-  return atomicLoad(state[lookback_index(pc.pass, tile, digit)], gl_ScopeQueueFamily, 0, 0);
+  return atomicLoad(state[lookback_index(lookback_table, tile, digit)], gl_ScopeQueueFamily, 0, 0);
 }
 
 // One step of decoupled look-back for one digit: reads the words of the LOOKBACK_WINDOW tiles
@@ -314,17 +318,18 @@ void scan_tile_digits() {
 }
 
 void main() {
+  // Skipped passes never get here: prepare gave them no workgroups.
   take_ticket();
   const uint n = min(count_value, pc.max_count);
   const uint info = state[STATE_PASS_INFO + pc.pass];
-  if (SCAN_MODE == 0u) clear_next_table();
+  const bool from_b = (info & PASS_FROM_B) != 0u;
   const uint lid = gl_LocalInvocationIndex;
+  lookback_table = from_b ? 1u : 0u;
+  if (SCAN_MODE == 0u) clear_next_table(lookback_table);
   for (uint i = lid; i < MAX_SUBGROUPS * RADIX; i += WG) s_work[i] = 0u;
   // Orders the ticket's store before every invocation reads it, and the zeroing of the counters
   // before the ranking updates them.
   barrier();
-  if ((info & PASS_SKIP) != 0u) return;
-  const bool from_b = (info & PASS_FROM_B) != 0u;
   const uint tile = ticket_tile();
   if (tile >= pc.tiles || tile * TILE >= n) return;
   const uint tile_base = tile * TILE;

@@ -32,6 +32,8 @@ namespace {
 
 // The state buffer's layout, mirrored from shaders/common/radix.glsl.
 constexpr std::uint64_t kStateHeaderWords = 2304;
+constexpr std::uint64_t kDispatchWord = 2080;      // each pass's scatter grid (3 words), written by prepare
+constexpr std::uint64_t kScanDispatchWord = 2104;  // each pass's scan_tiles grid
 constexpr std::uint32_t kRadix = 256;
 constexpr std::uint64_t kLookbackLimit = (1u << 30) - 1;  // 30-bit counts in a look-back word
 constexpr std::uint64_t kAlign = 256;                     // every storage-buffer offset alignment
@@ -212,6 +214,10 @@ struct PassPush {
   std::uint32_t pass, tiles, max_count;
 };
 
+struct PreparePush {
+  std::uint32_t max_count, grid_x, grid_y;
+};
+
 class RadixSort final : public Algorithm {
  public:
   SortAlgorithm id() const override { return SortAlgorithm::radix; }
@@ -263,14 +269,28 @@ class RadixSort final : public Algorithm {
     r.dispatch(pipe, bindings, &push, sizeof push, groups_for(job.max_count, std::uint64_t{wg} * items));
   }
 
+  // Also writes each pass's grids for the indirect dispatches below: a tile grid split as
+  // Recorder::dispatch splits it, or no workgroups for a pass whose digit every key shares.
   static void record_prepare(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b) {
     const std::uint32_t wg = streaming_workgroup_size(ctx.info());
     const std::uint32_t max_subgroups = std::max<std::uint32_t>(1, wg / std::max(1u, ctx.info().min_subgroup_size));
-    const Pipeline& pipe = pipeline(
-        ctx, {.shader = "sort/radix/prepare", .specialization = {wg, p.passes, max_subgroups}, .bindings = 2, .push_bytes = 4});
+    const bool floating = job.key_type == KeyType::f32 || job.key_type == KeyType::f64;
+    const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/prepare",
+                                          .specialization = {wg, p.passes, max_subgroups, floating ? 1u : 0u},
+                                          .bindings = 2,
+                                          .push_bytes = sizeof(PreparePush)});
     const Binding bindings[] = {b.count, b.state};
-    const std::uint32_t push = count32(job);
+    const std::uint64_t x = std::min<std::uint64_t>(p.tiles, ctx.info().max_workgroup_count[0]);
+    const std::uint64_t y = (p.tiles + x - 1) / x;
+    if (y > ctx.info().max_workgroup_count[1]) throw Error("radix sort: too many tiles for one dispatch");
+    const PreparePush push{count32(job), static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y)};
     r.dispatch(pipe, bindings, &push, sizeof push, 1);
+  }
+
+  // Dispatches over the grid that prepare wrote at word `grid` of the state.
+  static void dispatch_pass(Recorder& r, const Pipeline& pipe, std::span<const Binding> bindings, const PassPush& push,
+                            const Bindings& b, std::uint64_t grid) {
+    r.dispatch_indirect(pipe, bindings, &push, sizeof push, b.state.buffer, b.state.offset + grid * 4);
   }
 
   static void record_pass(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b,
@@ -291,7 +311,7 @@ class RadixSort final : public Algorithm {
               .push_bytes = sizeof(PassPush),
               .full_subgroups = ctx.info().subgroup_size_control});
     const Binding bindings[] = {b.count, b.keys_a, b.keys_b, b.values_a, b.values_b, b.state};
-    r.dispatch(pipe, bindings, &push, sizeof push, p.tiles);
+    dispatch_pass(r, pipe, bindings, push, b, kDispatchWord + 3 * push.pass);
   }
 
   static void record_upsweep(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b,
@@ -304,7 +324,7 @@ class RadixSort final : public Algorithm {
                                           .push_bytes = sizeof(PassPush)});
     const Binding bindings[] = {b.count, {b.keys_a.buffer, Access::read, b.keys_a.offset, b.keys_a.range},
                                 {b.keys_b.buffer, Access::read, b.keys_b.offset, b.keys_b.range}, b.state};
-    r.dispatch(pipe, bindings, &push, sizeof push, p.tiles);
+    dispatch_pass(r, pipe, bindings, push, b, kDispatchWord + 3 * push.pass);
   }
 
   static void record_scan_tiles(Context& ctx, Recorder& r, const Plan& p, const Bindings& b, const PassPush& push) {
@@ -315,7 +335,7 @@ class RadixSort final : public Algorithm {
                                           .bindings = 2,
                                           .push_bytes = sizeof(PassPush)});
     const Binding bindings[] = {b.count, b.state};
-    r.dispatch(pipe, bindings, &push, sizeof push, kRadix);
+    dispatch_pass(r, pipe, bindings, push, b, kScanDispatchWord + 3 * push.pass);
   }
 
   static void record_copy_back(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b) {

@@ -1,5 +1,6 @@
-// Turns the digit histograms into each digit's first index, marks passes whose digit is the same for every key as skipped, and
-// decides which buffer pair each pass reads. Reads binding 0 (count); updates binding 1 (state: offsets, pass info, final).
+// Turns the digit histograms into each digit's first index, marks passes whose digit is the same for every key as skipped
+// (their grids get no workgroups), and decides which buffer pair each pass reads. Reads binding 0 (count); updates binding 1
+// (state: offsets, pass info, dispatch grids, final).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
@@ -8,6 +9,7 @@
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint PASSES = 4;
 layout(constant_id = 2) const uint MAX_SUBGROUPS = 64;
+layout(constant_id = 3) const bool FLOAT_KEYS = true;  // a key's round trip through the ordered form may change it
 #define RADIX_STATE_ONLY
 #define WORKGROUP_SCAN_MAX_SUBGROUPS MAX_SUBGROUPS
 
@@ -16,11 +18,21 @@ layout(constant_id = 2) const uint MAX_SUBGROUPS = 64;
 
 layout(std430, binding = 0) readonly buffer Count { uint count_value; };
 layout(std430, binding = 1) buffer State { uint state[]; };
-layout(push_constant) uniform Push { uint max_count; } pc;
+layout(push_constant) uniform Push {
+  uint max_count;
+  uint grid_x, grid_y;  // a running pass's scatter grid, as the host splits its tiles
+} pc;
 
 const uint WG = gl_WorkGroupSize.x;
 const uint DIGITS_PER_INVOCATION = (RADIX + WG - 1u) / WG;
 shared uint s_skip[8];
+
+// A VkDispatchIndirectCommand.
+void set_grid(uint word, uvec2 grid) {
+  state[word] = grid.x;
+  state[word + 1u] = grid.y;
+  state[word + 2u] = 1u;
+}
 
 void main() {
   const uint n = min(count_value, pc.max_count);
@@ -49,10 +61,13 @@ void main() {
   uint in_b = 0u;  // where the data is before pass p
   bool moved = false;
   for (uint p = 0u; p < PASSES; ++p) {
-    // When every pass could be skipped the last one runs anyway, so that each key is written
-    // back in its canonical form (a NaN's sign bit cleared).
-    const bool skip = s_skip[p] != 0u && (moved || p + 1u < PASSES);
+    // When every pass could be skipped, float keys still take the last one, so that each key
+    // is written back in its canonical form (a NaN's sign bit cleared); integers are left as
+    // they are, already sorted.
+    const bool skip = s_skip[p] != 0u && (moved || p + 1u < PASSES || !FLOAT_KEYS);
     state[STATE_PASS_INFO + p] = (skip ? PASS_SKIP : 0u) | (in_b != 0u ? PASS_FROM_B : 0u);
+    set_grid(STATE_DISPATCH + p * 3u, skip ? uvec2(0u, 1u) : uvec2(pc.grid_x, pc.grid_y));
+    set_grid(STATE_SCAN_DISPATCH + p * 3u, uvec2(skip ? 0u : RADIX, 1u));
     if (!skip) {
       in_b ^= 1u;
       moved = true;

@@ -25,7 +25,7 @@ const uint WG = gl_WorkGroupSize.x;
 void main() {
   const uint n = min(count_value, pc.max_count);
   const uint digit = linear_workgroup_id();
-  if ((state[STATE_PASS_INFO + pc.pass] & PASS_SKIP) != 0u || digit >= RADIX) return;
+  if (digit >= RADIX) return;
   const uint used = n / TILE + (n % TILE != 0u ? 1u : 0u);  // tiles that hold keys
   const uint row = STATE_TILES + digit * pc.tiles;
   const uint first = (gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID) * ITEMS;

@@ -27,7 +27,7 @@ void main() {
   const uint n = min(count_value, pc.max_count);
   const uint info = state[STATE_PASS_INFO + pc.pass];
   const uint tile = linear_workgroup_id();
-  if ((info & PASS_SKIP) != 0u || tile >= pc.tiles || tile * TILE >= n) return;
+  if (tile >= pc.tiles || tile * TILE >= n) return;
   const bool from_b = (info & PASS_FROM_B) != 0u;
   const uint lid = gl_LocalInvocationIndex;
   for (uint d = lid; d < RADIX; d += WG) s_hist[d] = 0u;
