@@ -128,7 +128,7 @@ Plan make_plan(const DeviceInfo& device, KeyType key, ValueType value, std::uint
   p.tiles = std::max<std::uint64_t>(1, groups_for(max_count, p.tuning.tile()));
   p.keys_bytes = std::max<std::uint64_t>(4, max_count * p.key_words * 4);
   p.values_bytes = std::max<std::uint64_t>(4, max_count * p.value_words * 4);
-  // Look-back: two tables of tiles x 256 words, passes alternating; the sort zeroes the first
+  // Look-back: two tables of tiles x 256 words, running passes alternating; the sort zeroes the first
   // and each pass the next one. Reduce-then-scan: one table of 256 x tiles counts.
   const std::uint64_t table_words = (lookback ? 2 : 1) * p.tiles * kRadix;
   p.state_bytes = (kStateHeaderWords + table_words) * 4;
