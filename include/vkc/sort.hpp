@@ -143,9 +143,9 @@ std::vector<std::uint32_t> argsort(Context& ctx, std::span<const T> keys, const 
 // its own barriers. The temporary buffer must not be used by anything else until the sort's
 // commands have completed.
 //
-// Buffer usage: keys, values and the count need VK_BUFFER_USAGE_STORAGE_BUFFER_BIT (the count
-// also INDIRECT_BUFFER); the temporary buffer needs STORAGE_BUFFER, INDIRECT_BUFFER (some
-// algorithms size their dispatches on the GPU) and TRANSFER_DST (it is cleared with fills).
+// Buffer usage: keys, values and the count need VK_BUFFER_USAGE_STORAGE_BUFFER_BIT; the
+// temporary buffer needs STORAGE_BUFFER, INDIRECT_BUFFER (some algorithms size their dispatches
+// on the GPU) and TRANSFER_DST (it is cleared with fills).
 
 struct SortDesc {
   KeyType key_type = KeyType::u32;
