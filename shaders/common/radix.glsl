@@ -9,7 +9,7 @@
 // The state buffer, in 32-bit words (src/sort/radix.cpp mirrors these numbers):
 //   [STATE_OFFSETS + pass * 256 + digit]  the histogram of every digit of every pass, which
 //                                         sort/radix/prepare turns into each digit's first index
-//   [STATE_PASS_INFO + pass]              PASS_SKIP | PASS_FROM_B, written by prepare
+//   [STATE_PASS_INFO + pass]              PASS_FROM_B or 0, written by prepare
 //   [STATE_FINAL]                         1 when the sorted data ends in the B buffers
 //   [STATE_TICKETS + pass]                the look-back path's tile counter
 //   [STATE_DISPATCH + pass * 3]           the pass's scatter (and upsweep) grid, written by
@@ -27,7 +27,6 @@ const uint STATE_DISPATCH = 2080u;
 const uint STATE_SCAN_DISPATCH = STATE_DISPATCH + 24u;
 const uint STATE_TILES = 2304u;
 
-const uint PASS_SKIP = 1u;    // every key has the same digit in this pass: nothing moves, no workgroup runs
 const uint PASS_FROM_B = 2u;  // the pass reads the B (temporary) buffers and writes A
 
 const uint RADIX = 256u;

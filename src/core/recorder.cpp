@@ -103,21 +103,23 @@ void Recorder::bind(const Pipeline& pipeline, std::span<const Binding> bindings,
   }
 }
 
+Grid grid_for(const DeviceInfo& device, std::uint64_t groups) {
+  const std::uint64_t x = std::max<std::uint64_t>(1, std::min<std::uint64_t>(groups, device.max_workgroup_count[0]));
+  const std::uint64_t y = (groups + x - 1) / x;
+  if (y > device.max_workgroup_count[1]) {
+    throw Error("dispatch of " + std::to_string(groups) + " workgroups exceeds the grid limits of '" + device.name + "'");
+  }
+  return {static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y)};
+}
+
 void Recorder::dispatch(const Pipeline& pipeline, std::span<const Binding> bindings, const void* push,
                         std::uint32_t push_bytes, std::uint64_t groups) {
   if (groups == 0) return;
-  const std::uint64_t max_x = state_.info.max_workgroup_count[0];
-  const std::uint64_t max_y = state_.info.max_workgroup_count[1];
-  const std::uint64_t x = std::min(groups, max_x);
-  const std::uint64_t y = (groups + x - 1) / x;
-  if (y > max_y) {
-    throw Error("dispatch of " + std::to_string(groups) + " workgroups exceeds the grid limits of '" +
-                state_.info.name + "'");
-  }
+  const Grid grid = grid_for(state_.info, groups);
   const auto uses = uses_of(bindings);
   prepare(uses);
   bind(pipeline, bindings, push, push_bytes);
-  vkCmdDispatch(commands_, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), 1);
+  vkCmdDispatch(commands_, grid.x, grid.y, 1);
 }
 
 void Recorder::dispatch_indirect(const Pipeline& pipeline, std::span<const Binding> bindings, const void* push,

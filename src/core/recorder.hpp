@@ -39,6 +39,14 @@ inline Binding reads(const Buffer& b) { return {b.handle(), Access::read}; }
 inline Binding writes(const Buffer& b) { return {b.handle(), Access::write}; }
 inline Binding updates(const Buffer& b) { return {b.handle(), Access::read_write}; }
 
+/// The grid Recorder::dispatch uses for `groups` workgroups: as many along x as the device
+/// allows, then rows of that width (shaders take linear_workgroup_id() from common/grid.glsl).
+/// For indirect dispatches whose grid a shader writes. Throws when the grid does not fit.
+struct Grid {
+  std::uint32_t x = 0, y = 0;
+};
+Grid grid_for(const DeviceInfo& device, std::uint64_t groups);
+
 class Recorder {
  public:
   Recorder(const detail::ContextState& state, VkCommandBuffer commands);

@@ -269,8 +269,8 @@ class RadixSort final : public Algorithm {
     r.dispatch(pipe, bindings, &push, sizeof push, groups_for(job.max_count, std::uint64_t{wg} * items));
   }
 
-  // Also writes each pass's grids for the indirect dispatches below: a tile grid split as
-  // Recorder::dispatch splits it, or no workgroups for a pass whose digit every key shares.
+  // Also writes each pass's grids for the indirect dispatches below: the tiles' grid_for(), or
+  // no workgroups for a pass whose digit every key shares.
   static void record_prepare(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b) {
     const std::uint32_t wg = streaming_workgroup_size(ctx.info());
     const std::uint32_t max_subgroups = std::max<std::uint32_t>(1, wg / std::max(1u, ctx.info().min_subgroup_size));
@@ -280,10 +280,8 @@ class RadixSort final : public Algorithm {
                                           .bindings = 2,
                                           .push_bytes = sizeof(PreparePush)});
     const Binding bindings[] = {b.count, b.state};
-    const std::uint64_t x = std::min<std::uint64_t>(p.tiles, ctx.info().max_workgroup_count[0]);
-    const std::uint64_t y = (p.tiles + x - 1) / x;
-    if (y > ctx.info().max_workgroup_count[1]) throw Error("radix sort: too many tiles for one dispatch");
-    const PreparePush push{count32(job), static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y)};
+    const Grid grid = grid_for(ctx.info(), p.tiles);
+    const PreparePush push{count32(job), grid.x, grid.y};
     r.dispatch(pipe, bindings, &push, sizeof push, 1);
   }
 

@@ -1,5 +1,5 @@
-// Turns the digit histograms into each digit's first index, marks passes whose digit is the same for every key as skipped
-// (their grids get no workgroups), and decides which buffer pair each pass reads. Reads binding 0 (count); updates binding 1
+// Turns the digit histograms into each digit's first index, gives passes whose digit is the same for every key no workgroups
+// (each pass's grid is written here), and decides which buffer pair each pass reads. Reads binding 0 (count); updates binding 1
 // (state: offsets, pass info, dispatch grids, final).
 #version 450
 #extension GL_GOOGLE_include_directive : require
@@ -65,7 +65,7 @@ void main() {
     // is written back in its canonical form (a NaN's sign bit cleared); integers are left as
     // they are, already sorted.
     const bool skip = s_skip[p] != 0u && (moved || p + 1u < PASSES || !FLOAT_KEYS);
-    state[STATE_PASS_INFO + p] = (skip ? PASS_SKIP : 0u) | (in_b != 0u ? PASS_FROM_B : 0u);
+    state[STATE_PASS_INFO + p] = in_b != 0u ? PASS_FROM_B : 0u;
     set_grid(STATE_DISPATCH + p * 3u, skip ? uvec2(0u, 1u) : uvec2(pc.grid_x, pc.grid_y));
     set_grid(STATE_SCAN_DISPATCH + p * 3u, uvec2(skip ? 0u : RADIX, 1u));
     if (!skip) {
