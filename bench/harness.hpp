@@ -24,9 +24,9 @@ struct Stats {
 Stats summarize(std::vector<double> ms);
 
 /// Times `work` on the GPU. Each run is one submission: `prepare` (not timed; e.g. copy the
-/// pristine input into the working buffer), a timestamp, `work`, a timestamp. A warm-up of
-/// `warmup` runs, extended on GPUs to at least 300 ms of GPU time (so that clocks leave idle),
-/// comes first; the next `runs` are summarised.
+/// pristine input into the working buffer), a barrier, a timestamp, `work`, a timestamp. A
+/// warm-up of `warmup` runs, extended on GPUs to at least 300 ms of GPU time (so that clocks
+/// leave idle), comes first; the next `runs` are summarised.
 Stats time_gpu(Context& ctx, int warmup, int runs, const std::function<void(Recorder&)>& prepare,
                const std::function<void(Recorder&)>& work);
 

@@ -36,6 +36,7 @@ struct Variant {
   std::uint64_t temporary_bytes;
   bool heated = true;   // the heater runs before each timed run (in its command buffer)
   bool sorts = true;    // the output is checked (floor rows do not sort)
+  bool barrier_first = false;  // the barrier after the input copy comes before the first timestamp
 };
 
 // Untimed copies recorded before each timed sort so that the clocks are up when it starts.
@@ -111,6 +112,7 @@ Timing time_variant(Context& ctx, const Heater& heater, const Variant& v, const 
     ctx.run([&](Recorder& r) {
       if (v.heated) heater.record(ctx, r);
       record_copy(ctx, r, pristine.handle(), b.keys.handle(), n);
+      if (v.barrier_first) r.barrier_all();
       r.reset_queries(queries.pool(), 0, queries_n);
       r.write_timestamp(queries.pool(), 0);
       if (per_pass) {
@@ -261,11 +263,19 @@ int main(int argc, char** argv) {
         variants.push_back({{"floor: one 1-word copy", [](Context& c, Recorder& r, const sorting::Job& j) {
                                record_copy(c, r, j.count.buffer, j.temporary.buffer, 1);
                              }, 0, true, false}, 0, nullptr});
-        variants.push_back({{"floor: tile kernel, 0 steps", [t](Context& c, Recorder& r, const sorting::Job& j) {
-                               sorting::Job one = j;
-                               one.max_count = 1;
-                               sorting::record_bitonic(c, r, one, t);
-                             }, 0, true, false}, 1, nullptr});
+        auto empty_tile = [t](Context& c, Recorder& r, const sorting::Job& j) {
+          sorting::Job one = j;
+          one.max_count = 1;
+          sorting::record_bitonic(c, r, one, t);
+        };
+        variants.push_back({{"floor: tile kernel, 0 steps", empty_tile, 0, true, false}, 1, nullptr});
+        variants.push_back({{"floor: tile 0 steps, barrier1st", empty_tile, 0, true, false, true}, 1, nullptr});
+        // A one-word copy that reads the keys the input copy wrote: a barrier inside the region.
+        auto copy_keys = [](Context& c, Recorder& r, const sorting::Job& j) {
+          record_copy(c, r, j.keys.buffer, j.temporary.buffer, 1);
+        };
+        variants.push_back({{"floor: 1-word copy of keys", copy_keys, 0, true, false}, 0, nullptr});
+        variants.push_back({{"floor: copy keys, barrier1st", copy_keys, 0, true, false, true}, 0, nullptr});
       }
       if (bits <= 13) {
         // Without the heater (clocks were lifted by the previous runs, but no copies ahead).
@@ -273,6 +283,31 @@ int main(int argc, char** argv) {
         variants.push_back({{"bitonic chosen, no heater", [t](Context& c, Recorder& r, const sorting::Job& j) {
                                sorting::record_bitonic(c, r, j, t);
                              }, 0, false, true}, sorting::bitonic_plan(t, n).size(), nullptr});
+        // The one-workgroup kernel (small.comp) at several elements per invocation.
+        sorting::Job shape_job;
+        shape_job.max_count = n;
+        for (std::uint32_t e : {2u, 3u, 4u, 5u}) {
+          const sorting::SmallBitonic small = sorting::small_bitonic_shape(info, shape_job, e);
+          if (!small.log_n || small.e_bits != e) continue;
+          auto record = [small](Context& c, Recorder& r, const sorting::Job& j) {
+            sorting::record_small_bitonic(c, r, j, small);
+          };
+          const std::string name = "small wg" + std::to_string(small.workgroup_size()) + " e" + std::to_string(e);
+          variants.push_back({{name, record, 0}, 1, nullptr});
+          variants.push_back({{name + ", barrier1st", record, 0, true, true, true}, 1, nullptr});
+          variants.push_back({{name + ", no heater", record, 0, false, true}, 1, nullptr});
+        }
+        auto chosen = [t](Context& c, Recorder& r, const sorting::Job& j) { sorting::record_bitonic(c, r, j, t); };
+        variants.push_back({{"bitonic chosen, barrier1st", chosen, 0, true, true, true},
+                            sorting::bitonic_plan(t, n).size(), nullptr});
+        // Twice in one region (the second sorts sorted keys; the network is data-oblivious): the
+        // difference to one sort is what a sort costs inside a longer command stream.
+        auto twice = [t](Context& c, Recorder& r, const sorting::Job& j) {
+          sorting::record_bitonic(c, r, j, t);
+          sorting::record_bitonic(c, r, j, t);
+        };
+        variants.push_back({{"bitonic chosen x2, barrier1st", twice, 0, true, true, true},
+                            sorting::bitonic_plan(t, n).size(), nullptr});
       }
       if (bits <= 13 || bits == 20 || bits == 24) {
         variants.push_back({{"bitonic_transpose", [&transpose](Context& c, Recorder& r, const sorting::Job& j) {

@@ -42,7 +42,12 @@ class Bitonic final : public Algorithm {
   bool stable() const override { return false; }
   std::uint64_t temporary_bytes(const DeviceInfo&, const SortDesc&) const override { return 0; }
   void record(Context& ctx, Recorder& r, const Job& job) const override {
-    record_bitonic(ctx, r, job, bitonic_tuning(ctx.info(), job));
+    const SmallBitonic small = small_bitonic_shape(ctx.info(), job);
+    if (small.log_n) {
+      record_small_bitonic(ctx, r, job, small);
+    } else {
+      record_bitonic(ctx, r, job, bitonic_tuning(ctx.info(), job));
+    }
   }
 };
 
@@ -119,6 +124,32 @@ void record_bitonic(Context& ctx, Recorder& r, const Job& job, const BitonicTuni
     r.dispatch(p, bindings, &push, sizeof push, plan[i].groups);
     if (after_pass) after_pass(i);
   }
+}
+
+SmallBitonic small_bitonic_shape(const DeviceInfo& device, const Job& job, std::uint32_t min_e_bits) {
+  const std::uint32_t words = job.key_words() + job.value_words();
+  const std::uint32_t max_invocations = std::min(device.max_workgroup_invocations, device.max_workgroup_size[0]);
+  const std::uint32_t subgroup_bits = ceil_log2(device.subgroup_size);
+  SmallBitonic s{std::max(ceil_log2(job.max_count), subgroup_bits + min_e_bits), min_e_bits};
+  while (s.workgroup_size() > max_invocations) ++s.e_bits;
+  const std::uint64_t shared_bytes = (std::uint64_t{1} << s.log_n) * 33 / 32 * words * 4;
+  if (shared_bytes > device.shared_memory_bytes || s.e_bits > 5) return {0, 0};
+  return s;
+}
+
+void record_small_bitonic(Context& ctx, Recorder& r, const Job& job, const SmallBitonic& shape) {
+  const DeviceInfo& device = ctx.info();
+  // The network is laid out for one subgroup size, so the pipeline asks for exactly that one.
+  const Pipeline& p = pipeline(ctx, {.shader = "sort/bitonic/small",
+                                     .specialization = {shape.workgroup_size(), job.key_words(), job.value_words(),
+                                                        key_kind(job.key_type), job.descending() ? 1u : 0u,
+                                                        shape.e_bits, shape.log_n, ceil_log2(device.subgroup_size)},
+                                     .bindings = 3,
+                                     .required_subgroup_size = device.subgroup_size_control ? device.subgroup_size : 0,
+                                     .full_subgroups = true});
+  const Binding values = job.has_values() ? job.values : job.count;
+  const Binding bindings[] = {job.count, job.keys, values};
+  r.dispatch(p, bindings, nullptr, 0, 1);
 }
 
 const Algorithm* bitonic_algorithm() {

@@ -18,6 +18,22 @@ struct BitonicTuning {
   std::uint32_t tile_bits() const;   ///< log2 of the shared tile
 };
 
+/// The shape of the one-workgroup sort (shaders/sort/bitonic/small.comp): a network of 2^log_n
+/// positions, 2^e_bits elements per invocation. log_n is 0 when the count needs more passes.
+struct SmallBitonic {
+  std::uint32_t log_n = 0;
+  std::uint32_t e_bits = 3;
+  std::uint32_t workgroup_size() const { return 1u << (log_n - e_bits); }
+};
+
+/// The one-workgroup sort's shape for a job, with at least 2^min_e_bits elements per invocation
+/// (more where the device's workgroups are too small); log_n 0 if the tile exceeds shared memory.
+/// The default, 4 elements, was fastest on an H100 up to 4,096 keys (docs/perf-notes.md).
+SmallBitonic small_bitonic_shape(const DeviceInfo& device, const Job& job, std::uint32_t min_e_bits = 2);
+
+/// Records the one-workgroup sort (one dispatch).
+void record_small_bitonic(Context& ctx, Recorder& r, const Job& job, const SmallBitonic& shape);
+
 /// One dispatch of shaders/sort/bitonic/tile.comp (its push constants, and its grid).
 struct BitonicPass {
   std::uint32_t k_first, k_last, c, lo, bottom;

@@ -1,6 +1,7 @@
 // Bitonic-specific behaviour: virtual padding past the count (no real element is pushed past n,
 // even keys whose ordered form is all ones), one dispatch up to a tile, and counts that are not
 // powers of two, for both bitonic and bitonic_transpose; and bitonic's GPU-only tunings.
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -66,24 +67,28 @@ TEST_P(BitonicTest, MovesValuesPastTheTileWithTheirKeys) {
 
 class BitonicTuningTest : public GpuTest {
  protected:
-  // Sorts u32 keys ascending with an explicit tuning, bypassing the dispatcher's table.
-  std::vector<std::uint32_t> sort_with(const sorting::BitonicTuning& tuning, std::vector<std::uint32_t> keys) {
+  using Record = std::function<void(Recorder&, const sorting::Job&)>;
+  // Sorts u32 keys ascending with `record`, bypassing the dispatcher's choices.
+  std::vector<std::uint32_t> sort_with(const Record& record, std::vector<std::uint32_t> keys) {
     const auto n = static_cast<std::uint32_t>(keys.size());
     Buffer key_buffer = ctx().create_buffer(std::uint64_t{n} * 4);
     Buffer count = ctx().create_buffer(4);
     ctx().upload(key_buffer, std::span<const std::uint32_t>(keys));
     ctx().upload(count, &n, 4);
-    sorting::Job job;
-    job.max_count = n;
-    job.count = {count.handle(), Access::read, 0, 4};
-    job.count_is_exact = true;
-    job.keys = {key_buffer.handle(), Access::read_write};
     ctx().run([&](Recorder& r) {
-      sorting::record_bitonic(ctx(), r, job, tuning);
+      record(r, job_for(n, count, key_buffer));
       r.finish_for_host();
     });
     ctx().download(key_buffer, std::span<std::uint32_t>(keys));
     return keys;
+  }
+  static sorting::Job job_for(std::uint32_t n, const Buffer& count, const Buffer& keys) {
+    sorting::Job job;
+    job.max_count = n;
+    job.count = {count.handle(), Access::read, 0, 4};
+    job.count_is_exact = true;
+    job.keys = {keys.handle(), Access::read_write};
+    return job;
   }
 };
 
@@ -95,8 +100,28 @@ TEST_F(BitonicTuningTest, SortsWithTheLargeSortTuningsOfGpus) {
   for (const sorting::BitonicTuning tuning : {sorting::BitonicTuning{128, 4, 1}, sorting::BitonicTuning{256, 4, 1}}) {
     for (std::size_t n : {std::size_t{1} << 15, (std::size_t{3} << 13) + 5}) {
       const auto input = make_keys<std::uint32_t>(n, Dist::uniform, rng);
-      ASSERT_TRUE(keys_sorted(input, sort_with(tuning, input), SortOrder::ascending))
+      const auto record = [&](Recorder& r, const sorting::Job& job) { sorting::record_bitonic(ctx(), r, job, tuning); };
+      ASSERT_TRUE(keys_sorted(input, sort_with(record, input), SortOrder::ascending))
           << "n=" << n << " wg" << tuning.workgroup_size;
+    }
+  }
+}
+
+// The one-workgroup kernel at every element count per invocation it allows (the dispatcher
+// picks 4 or 8), from one element to a full tile.
+TEST_F(BitonicTuningTest, SortsOneTileAtEveryElementCountPerInvocation) {
+  auto rng = rng_for_current_test();
+  for (std::uint32_t e_bits = 2; e_bits <= 5; ++e_bits) {
+    for (std::uint32_t n : {1u, 77u, 1000u, 4096u}) {
+      sorting::Job shape_job;
+      shape_job.max_count = n;
+      const sorting::SmallBitonic shape = sorting::small_bitonic_shape(ctx().info(), shape_job, e_bits);
+      if (!shape.log_n) continue;  // the tile does not fit this device's shared memory
+      const auto record = [&](Recorder& r, const sorting::Job& job) {
+        sorting::record_small_bitonic(ctx(), r, job, shape);
+      };
+      const auto input = make_keys<std::uint32_t>(n, Dist::uniform, rng);
+      ASSERT_TRUE(keys_sorted(input, sort_with(record, input), SortOrder::ascending)) << "n=" << n << " e" << e_bits;
     }
   }
 }

@@ -218,11 +218,10 @@ void main() {
   q_base = workgroup_bits(linear_workgroup_id());
   if (q_base >= n) return;  // the whole tile is padding (uniform across the workgroup)
   vt = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
-  // A sort that is one workgroup's tile loads and stores in the LOW layout, where its first
-  // stages run: two exchanges fewer. Everywhere else global accesses coalesce.
-  const bool whole_sort = SUBS == 1u && gl_NumWorkGroups.x * gl_NumWorkGroups.y == 1u && pc.c == BIG_BITS;
-  const uint io_form = whole_sort ? LAYOUT_LOW : LAYOUT_WINDOW;
-  const uint io_wl = whole_sort ? 0u : COALESCED_WL;
+  // Global loads and stores coalesce in the window of the top E_BITS bits. (A count that fits
+  // one tile is sorted by small.comp instead.)
+  const uint io_form = LAYOUT_WINDOW;
+  const uint io_wl = COALESCED_WL;
 
   [[unroll]] for (uint s = 0; s < SUBS; ++s) {
     [[unroll]] for (uint i = 0; i < E; ++i) {
