@@ -53,6 +53,7 @@ struct DeviceInfo {
   std::uint32_t min_subgroup_size = 0;    ///< range available under subgroup-size control
   std::uint32_t max_subgroup_size = 0;
   bool subgroup_size_control = false;     ///< requiredSubgroupSize / full subgroups usable
+  std::uint32_t max_workgroup_subgroups = 0;  ///< subgroups per workgroup under a required size (0: no limit)
   std::vector<std::string> subgroup_operations;  ///< "basic", "vote", "arithmetic", ...
   bool subgroup_partitioned = false;      ///< VK_NV_shader_subgroup_partitioned (match-any)
 

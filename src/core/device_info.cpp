@@ -123,6 +123,7 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, std::uint32_t index) {
   info.subgroup_size_control = size_control && size_features.subgroupSizeControl &&
                                size_features.computeFullSubgroups &&
                                (size_props.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
+  info.max_workgroup_subgroups = size_control ? size_props.maxComputeWorkgroupSubgroups : 0;
   info.min_subgroup_size = size_control ? size_props.minSubgroupSize : subgroup.subgroupSize;
   info.max_subgroup_size = size_control ? size_props.maxSubgroupSize : subgroup.subgroupSize;
   info.subgroup_operations = subgroup_operation_names(subgroup.supportedOperations);

@@ -128,7 +128,11 @@ void record_bitonic(Context& ctx, Recorder& r, const Job& job, const BitonicTuni
 
 SmallBitonic small_bitonic_shape(const DeviceInfo& device, const Job& job, std::uint32_t min_e_bits) {
   const std::uint32_t words = job.key_words() + job.value_words();
-  const std::uint32_t max_invocations = std::min(device.max_workgroup_invocations, device.max_workgroup_size[0]);
+  std::uint32_t max_invocations = std::min(device.max_workgroup_invocations, device.max_workgroup_size[0]);
+  if (device.subgroup_size_control && device.max_workgroup_subgroups) {
+    // The pipeline requires the subgroup size, which caps the workgroup at this many subgroups.
+    max_invocations = std::min(max_invocations, device.subgroup_size * device.max_workgroup_subgroups);
+  }
   const std::uint32_t subgroup_bits = ceil_log2(device.subgroup_size);
   SmallBitonic s{std::max(ceil_log2(job.max_count), subgroup_bits + min_e_bits), min_e_bits};
   while (s.workgroup_size() > max_invocations) ++s.e_bits;

@@ -3,12 +3,32 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 
 namespace vkc::test {
 
+namespace {
+
+// Sets the variables that VKC_TEST_ENV lists ("NAME=VALUE NAME=VALUE ..."; see
+// tests/CMakeLists.txt) in this process, for the context and for any vkc process a test starts.
+void apply_test_environment() {
+  const char* list = std::getenv("VKC_TEST_ENV");
+  if (!list) return;
+  std::istringstream words(list);
+  for (std::string word; words >> word;) {
+    const std::size_t eq = word.find('=');
+    if (eq == std::string::npos || eq == 0) throw std::runtime_error("VKC_TEST_ENV: not NAME=VALUE: " + word);
+    setenv(word.substr(0, eq).c_str(), word.substr(eq + 1).c_str(), 1);
+  }
+}
+
+}  // namespace
+
 Context& context() {
   static std::unique_ptr<Context> ctx = [] {
+    apply_test_environment();
     ContextOptions options;
     options.quiet = true;
     return std::make_unique<Context>(options);

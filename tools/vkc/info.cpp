@@ -35,6 +35,7 @@ nlohmann::json to_json(const DeviceInfo& d) {
           {"min_subgroup_size", d.min_subgroup_size},
           {"max_subgroup_size", d.max_subgroup_size},
           {"subgroup_size_control", d.subgroup_size_control},
+          {"max_workgroup_subgroups", d.max_workgroup_subgroups},
           {"subgroup_operations", d.subgroup_operations},
           {"shared_memory_bytes", d.shared_memory_bytes},
           {"max_workgroup_invocations", d.max_workgroup_invocations},
