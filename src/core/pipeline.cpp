@@ -77,7 +77,8 @@ void print_statistics(const detail::ContextState& s, const PipelineDesc& desc, V
     if (vkGetPipelineExecutableStatisticsKHR(s.device, &executable, &count, stats.data()) != VK_SUCCESS) continue;
     std::string line = "vkc: pipeline " + desc.shader + " [";
     for (std::size_t i = 0; i < desc.specialization.size(); ++i) {
-      line += (i ? "," : "") + std::to_string(desc.specialization[i]);
+      if (i) line += ',';
+      line += std::to_string(desc.specialization[i]);
     }
     line += "]";
     for (const auto& st : stats) line += std::string(" | ") + st.name + "=" + statistic_value(st);
