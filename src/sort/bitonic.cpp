@@ -3,9 +3,11 @@
 // The network is the classic bitonic one over the next power of two above the count, with the
 // block that holds the last element always ascending; positions past the count are virtual
 // padding that never moves, so nothing is allocated for it (shaders/common/compare_exchange.glsl).
-// One shader, shaders/sort/bitonic/tile.comp, does every pass: the local sort of each tile, the
-// strides of a stage that lie outside a tile (up to tile_bits - run_bits of them per pass), and each
-// stage's merge within the tile. A count that fits one tile is sorted by one dispatch.
+// A count that fits one workgroup's shared memory is sorted by one dispatch of
+// shaders/sort/bitonic/small.comp, whose network specialization constants fix entirely. Larger
+// counts take shaders/sort/bitonic/tile.comp for every pass: the local sort of each tile, the
+// strides of a stage that lie outside a tile (up to tile_bits - run_bits of them per pass), and
+// each stage's merge within the tile.
 #include "sort/bitonic.hpp"
 
 #include <algorithm>
