@@ -42,6 +42,8 @@ Outcome run_vkc(const std::string& args, const std::filesystem::path& dir, const
   o.err = slurp(err);
   std::filesystem::remove(out);
   std::filesystem::remove(err);
+  // vkc runs with the test's VKC_VALIDATION and prints what the layer reported as it exits.
+  if (o.err.find("vkc: validation message") != std::string::npos) ADD_FAILURE() << "vkc " << args << ":\n" << o.err;
   return o;
 }
 
