@@ -222,6 +222,8 @@ int main(int argc, char** argv) {
               "check");
   const Heater heater(ctx);
   heater.warm_up(ctx, 400.0);
+  std::vector<Buffer> words;  // the floor rows' one-word copy destinations
+  for (int k = 0; k < 4; ++k) words.push_back(ctx.create_buffer(4));
   std::mt19937_64 rng(42);
   bool all_correct = true;
   for (int bits = lo; bits <= hi; ++bits) {
@@ -275,6 +277,18 @@ int main(int argc, char** argv) {
           record_copy(c, r, j.keys.buffer, j.temporary.buffer, 1);
         };
         variants.push_back({{"floor: 1-word copy of keys", copy_keys, 0, true, false}, 0, nullptr});
+        // Four one-word copies: independent (four destination buffers: no barrier, they may
+        // overlap) and chained (each reads the buffer the previous one wrote: a barrier between
+        // each), so that a dispatch's own cost and a barrier's can be told apart.
+        auto four_copies = [&words](bool chained) {
+          return [&words, chained](Context& c, Recorder& r, const sorting::Job& j) {
+            for (std::size_t k = 0; k < words.size(); ++k) {
+              record_copy(c, r, chained && k ? words[k - 1].handle() : j.count.buffer, words[k].handle(), 1);
+            }
+          };
+        };
+        variants.push_back({{"floor: 4 independent copies", four_copies(false), 0, true, false, true}, 0, nullptr});
+        variants.push_back({{"floor: 4 chained copies", four_copies(true), 0, true, false, true}, 0, nullptr});
         variants.push_back({{"floor: copy keys, barrier1st", copy_keys, 0, true, false, true}, 0, nullptr});
       }
       if (bits <= 13) {

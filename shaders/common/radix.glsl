@@ -15,6 +15,8 @@
 //   [STATE_DISPATCH + pass * 3]           the pass's scatter (and upsweep) grid, written by
 //                                         prepare: no workgroups at all for a skipped pass
 //   [STATE_DISPATCH + 24 + pass * 3]      the pass's scan_tiles grid, likewise
+//   [STATE_COPY_DISPATCH]                 copy_back's grid, written by prepare: no workgroups
+//                                         when the sorted data ends in the A buffers
 //   [STATE_TILES ...]                     look-back: (table * tiles + tile) * 256 + digit, where
 //                                         table is 1 for passes that read the B buffers: two
 //                                         tables, each running pass zeroing the next one's;
@@ -25,6 +27,7 @@ const uint STATE_FINAL = 2056u;
 const uint STATE_TICKETS = 2064u;
 const uint STATE_DISPATCH = 2080u;
 const uint STATE_SCAN_DISPATCH = STATE_DISPATCH + 24u;
+const uint STATE_COPY_DISPATCH = STATE_DISPATCH + 48u;
 const uint STATE_TILES = 2304u;
 
 const uint PASS_FROM_B = 2u;  // the pass reads the B (temporary) buffers and writes A

@@ -34,6 +34,7 @@ namespace {
 constexpr std::uint64_t kStateHeaderWords = 2304;
 constexpr std::uint64_t kDispatchWord = 2080;      // each pass's scatter grid (3 words), written by prepare
 constexpr std::uint64_t kScanDispatchWord = 2104;  // each pass's scan_tiles grid
+constexpr std::uint64_t kCopyDispatchWord = 2128;  // copy_back's grid
 constexpr std::uint32_t kRadix = 256;
 constexpr std::uint64_t kLookbackLimit = (1u << 30) - 1;  // 30-bit counts in a look-back word
 constexpr std::uint64_t kAlign = 256;                     // every storage-buffer offset alignment
@@ -215,7 +216,7 @@ struct PassPush {
 };
 
 struct PreparePush {
-  std::uint32_t max_count, grid_x, grid_y;
+  std::uint32_t max_count, grid_x, grid_y, copy_x, copy_y;
 };
 
 class RadixSort final : public Algorithm {
@@ -281,7 +282,8 @@ class RadixSort final : public Algorithm {
                                           .push_bytes = sizeof(PreparePush)});
     const Binding bindings[] = {b.count, b.state};
     const Grid grid = grid_for(ctx.info(), p.tiles);
-    const PreparePush push{count32(job), grid.x, grid.y};
+    const Grid copy = grid_for(ctx.info(), groups_for(job.max_count, streaming_workgroup_size(ctx.info())));
+    const PreparePush push{count32(job), grid.x, grid.y, copy.x, copy.y};
     r.dispatch(pipe, bindings, &push, sizeof push, 1);
   }
 
@@ -336,20 +338,18 @@ class RadixSort final : public Algorithm {
     dispatch_pass(r, pipe, bindings, push, b, kScanDispatchWord + 3 * push.pass);
   }
 
+  // One invocation per element, over the grid that prepare wrote (record_prepare sizes it).
   static void record_copy_back(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b) {
     const std::uint32_t wg = streaming_workgroup_size(ctx.info());
     const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/copy_back",
                                           .specialization = {wg, p.key_words, p.value_words},
-                                          .bindings = 6,
+                                          .bindings = 5,
                                           .push_bytes = 4});
-    const Binding bindings[] = {b.count,
-                                b.keys_a,
-                                {b.keys_b.buffer, Access::read, b.keys_b.offset, b.keys_b.range},
+    const Binding bindings[] = {b.count, b.keys_a, {b.keys_b.buffer, Access::read, b.keys_b.offset, b.keys_b.range},
                                 b.values_a,
-                                {b.values_b.buffer, Access::read, b.values_b.offset, b.values_b.range},
-                                {b.state.buffer, Access::read, b.state.offset, b.state.range}};
+                                {b.values_b.buffer, Access::read, b.values_b.offset, b.values_b.range}};
     const std::uint32_t push = count32(job);
-    r.dispatch(pipe, bindings, &push, sizeof push, groups_for(job.max_count, wg));
+    r.dispatch_indirect(pipe, bindings, &push, sizeof push, b.state.buffer, b.state.offset + kCopyDispatchWord * 4);
   }
 };
 

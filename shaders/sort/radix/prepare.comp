@@ -1,5 +1,5 @@
 // Turns the digit histograms into each digit's first index, gives passes whose digit is the same for every key no workgroups
-// (each pass's grid is written here), and decides which buffer pair each pass reads. Reads binding 0 (count); updates binding 1
+// (each pass's grid is written here, and copy_back's), and decides which buffer pair each pass reads. Reads binding 0 (count); updates binding 1
 // (state: offsets, pass info, dispatch grids, final).
 #version 450
 #extension GL_GOOGLE_include_directive : require
@@ -21,6 +21,7 @@ layout(std430, binding = 1) buffer State { uint state[]; };
 layout(push_constant) uniform Push {
   uint max_count;
   uint grid_x, grid_y;  // a running pass's scatter grid, as the host splits its tiles
+  uint copy_x, copy_y;  // copy_back's grid, when the data ends in the B buffers
 } pc;
 
 const uint WG = gl_WorkGroupSize.x;
@@ -74,4 +75,5 @@ void main() {
     }
   }
   state[STATE_FINAL] = in_b;
+  set_grid(STATE_COPY_DISPATCH, in_b != 0u ? uvec2(pc.copy_x, pc.copy_y) : uvec2(0u, 1u));
 }
