@@ -282,7 +282,7 @@ class RadixSort final : public Algorithm {
                                           .push_bytes = sizeof(PreparePush)});
     const Binding bindings[] = {b.count, b.state};
     const Grid grid = grid_for(ctx.info(), p.tiles);
-    const Grid copy = grid_for(ctx.info(), groups_for(job.max_count, streaming_workgroup_size(ctx.info())));
+    const Grid copy = grid_for(ctx.info(), copy_back_groups(ctx.info(), job));
     const PreparePush push{count32(job), grid.x, grid.y, copy.x, copy.y};
     r.dispatch(pipe, bindings, &push, sizeof push, 1);
   }
@@ -338,7 +338,12 @@ class RadixSort final : public Algorithm {
     dispatch_pass(r, pipe, bindings, push, b, kScanDispatchWord + 3 * push.pass);
   }
 
-  // One invocation per element, over the grid that prepare wrote (record_prepare sizes it).
+  // copy_back's workgroups when it has to run: one invocation per element.
+  static std::uint64_t copy_back_groups(const DeviceInfo& device, const Job& job) {
+    return groups_for(job.max_count, streaming_workgroup_size(device));
+  }
+
+  // Over the grid that prepare wrote: copy_back_groups(), or none when the data ends in A.
   static void record_copy_back(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b) {
     const std::uint32_t wg = streaming_workgroup_size(ctx.info());
     const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/copy_back",

@@ -140,11 +140,11 @@ bool in_window(uint form, uint wl, uint b, uint top) {
 }
 
 // Performs stages k0..k1 on tile bits below T_BITS (down to pc.bottom) for sub-tile `sub`,
-// which arrives and leaves in the layout (io_form, io_wl).
-void sub_tile_stages(uint k0, uint k1, uint io_form, uint io_wl) {
+// which arrives and leaves in the coalesced window.
+void sub_tile_stages(uint k0, uint k1) {
   // Tile bits from low_bits up are stepped in windows, the ones below in the LOW layout.
   const uint low_bits = E_BITS + findLSB(gl_SubgroupSize);
-  uint form = io_form, wl = io_wl;
+  uint form = LAYOUT_WINDOW, wl = COALESCED_WL;
   for (stage = k0; stage <= k1; ++stage) {
     const uint top = top_bit(stage);
     int b = int(min(top, T_BITS - 1u));
@@ -175,15 +175,15 @@ void sub_tile_stages(uint k0, uint k1, uint io_form, uint io_wl) {
       }
     }
   }
-  if (form != io_form || wl != io_wl) exchange(form, wl, io_form, io_wl);
+  if (form != LAYOUT_WINDOW || wl != COALESCED_WL) exchange(form, wl, LAYOUT_WINDOW, COALESCED_WL);
 }
 
 // Performs stages k0..k1 within every sub-tile.
-void all_sub_tiles(uint k0, uint k1, uint io_form, uint io_wl) {
+void all_sub_tiles(uint k0, uint k1) {
   [[unroll]] for (uint s = 0; s < SUBS; ++s) {
     sub = s;
     [[unroll]] for (uint i = 0; i < E; ++i) w[i] = v[s * E + i];
-    sub_tile_stages(k0, k1, io_form, io_wl);
+    sub_tile_stages(k0, k1);
     [[unroll]] for (uint i = 0; i < E; ++i) v[s * E + i] = w[i];
   }
 }
@@ -218,27 +218,25 @@ void main() {
   q_base = workgroup_bits(linear_workgroup_id());
   if (q_base >= n) return;  // the whole tile is padding (uniform across the workgroup)
   vt = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
-  // Global loads and stores coalesce in the window of the top E_BITS bits. (A count that fits
-  // one tile is sorted by small.comp instead.)
-  const uint io_form = LAYOUT_WINDOW;
-  const uint io_wl = COALESCED_WL;
+  // Global loads and stores use the coalesced window. (A count that fits one tile is sorted by
+  // small.comp instead.)
 
   [[unroll]] for (uint s = 0; s < SUBS; ++s) {
     [[unroll]] for (uint i = 0; i < E; ++i) {
-      const uint q = q_of(s * TILE + tile_pos(io_form, io_wl, i));
+      const uint q = q_of(s * TILE + tile_pos(LAYOUT_WINDOW, COALESCED_WL, i));
       v[s * E + i] = q < n ? load_elem(q) : Elem(~0u, ~0u, 0u, 0u);  // padding: maximal keys
     }
   }
-  if (pc.k_first <= T_BITS) all_sub_tiles(pc.k_first, min(pc.k_last, T_BITS), io_form, io_wl);
+  if (pc.k_first <= T_BITS) all_sub_tiles(pc.k_first, min(pc.k_last, T_BITS));
   for (stage = max(pc.k_first, T_BITS + 1u); stage <= pc.k_last; ++stage) {
     const uint k = stage;
     for (int b = int(top_bit(k)); b >= int(max(T_BITS, pc.bottom)); --b) sub_tile_step(uint(b) - T_BITS);
-    if (pc.bottom < T_BITS) all_sub_tiles(k, k, io_form, io_wl);
+    if (pc.bottom < T_BITS) all_sub_tiles(k, k);
     stage = k;
   }
   [[unroll]] for (uint s = 0; s < SUBS; ++s) {
     [[unroll]] for (uint i = 0; i < E; ++i) {
-      const uint q = q_of(s * TILE + tile_pos(io_form, io_wl, i));
+      const uint q = q_of(s * TILE + tile_pos(LAYOUT_WINDOW, COALESCED_WL, i));
       if (q < n) store_elem(q, v[s * E + i]);
     }
   }
