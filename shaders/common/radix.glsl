@@ -8,7 +8,8 @@
 
 // The state buffer, in 32-bit words (src/sort/radix.cpp mirrors these numbers):
 //   [STATE_OFFSETS + pass * 256 + digit]  the histogram of every digit of every pass, which
-//                                         sort/radix/prepare turns into each digit's first index
+//                                         the last histogram workgroup turns into each digit's
+//                                         first index (radix_prepare.glsl)
 //   [STATE_PASS_INFO + pass]              PASS_FROM_B or 0, written by prepare
 //   [STATE_FINAL]                         1 when the sorted data ends in the B buffers
 //   [STATE_TICKETS + pass]                the look-back path's tile counter
@@ -17,6 +18,8 @@
 //   [STATE_DISPATCH + 24 + pass * 3]      the pass's scan_tiles grid, likewise
 //   [STATE_COPY_DISPATCH]                 copy_back's grid, written by prepare: no workgroups
 //                                         when the sorted data ends in the A buffers
+//   [STATE_HISTOGRAM_DONE]                histogram workgroups finished, so that the last one
+//                                         knows it is last
 //   [STATE_TILES ...]                     look-back: (table * tiles + tile) * 256 + digit, where
 //                                         table is 1 for passes that read the B buffers: two
 //                                         tables, each running pass zeroing the next one's;
@@ -28,6 +31,7 @@ const uint STATE_TICKETS = 2064u;
 const uint STATE_DISPATCH = 2080u;
 const uint STATE_SCAN_DISPATCH = STATE_DISPATCH + 24u;
 const uint STATE_COPY_DISPATCH = STATE_DISPATCH + 48u;
+const uint STATE_HISTOGRAM_DONE = STATE_DISPATCH + 52u;
 const uint STATE_TILES = 2304u;
 
 const uint PASS_FROM_B = 2u;  // the pass reads the B (temporary) buffers and writes A

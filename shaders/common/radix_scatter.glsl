@@ -378,6 +378,10 @@ void main() {
     s_work[rank[k]] = key[k].x;
     if (KEY_WORDS == 2u) s_work[TILE + rank[k]] = key[k].y;
   }
+  // The values' loads are issued before the look-back, whose waiting hides their latency (the
+  // keys are staged by now, so their registers are free for the values).
+  uvec2 value[ITEMS];  // entries past the count are never stored
+  if (VALUE_WORDS != 0u) load_values(from_b, tile_base + run, gl_SubgroupSize, n - 1u, value);
   if (SCAN_MODE == 0u) {
     if (LOOKBACK_SPIN) {
       look_back_spinning(tile, lid);
@@ -399,8 +403,6 @@ void main() {
   }
   if (VALUE_WORDS == 0u) return;
 
-  uvec2 value[ITEMS];  // entries past the count are never stored
-  load_values(from_b, tile_base + run, gl_SubgroupSize, n - 1u, value);
   // Orders every read of the staged keys before the values overwrite them.
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {

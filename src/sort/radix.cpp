@@ -1,7 +1,7 @@
 // LSD radix sort with 8-bit digits (Onesweep: Adinets and Merrill, 2022).
 //
-// One histogram pass counts every digit of every pass in a single read of the keys; a small
-// kernel turns the counts into digit offsets and marks the passes whose digit is the same for
+// One histogram pass counts every digit of every pass in a single read of the keys; its last
+// workgroup turns the counts into digit offsets and marks the passes whose digit is the same for
 // every key, which then move nothing. Each remaining pass ranks tiles of WG * ITEMS keys in
 // shared memory (subgroup multisplit) and scatters them stably, ping-ponging between the caller's
 // buffers (A) and the temporary ones (B); the GPU decides which pair each pass reads, and a last
@@ -32,7 +32,7 @@ namespace {
 
 // The state buffer's layout, mirrored from shaders/common/radix.glsl.
 constexpr std::uint64_t kStateHeaderWords = 2304;
-constexpr std::uint64_t kDispatchWord = 2080;      // each pass's scatter grid (3 words), written by prepare
+constexpr std::uint64_t kDispatchWord = 2080;      // each pass's scatter grid (3 words), written by the histogram
 constexpr std::uint64_t kScanDispatchWord = 2104;  // each pass's scan_tiles grid
 constexpr std::uint64_t kCopyDispatchWord = 2128;  // copy_back's grid
 constexpr std::uint32_t kRadix = 256;
@@ -129,11 +129,11 @@ Plan make_plan(const DeviceInfo& device, KeyType key, ValueType value, std::uint
   p.tiles = std::max<std::uint64_t>(1, groups_for(max_count, p.tuning.tile()));
   p.keys_bytes = std::max<std::uint64_t>(4, max_count * p.key_words * 4);
   p.values_bytes = std::max<std::uint64_t>(4, max_count * p.value_words * 4);
-  // Look-back: two tables of tiles x 256 words, running passes alternating; the sort zeroes the first
-  // and each pass the next one. Reduce-then-scan: one table of 256 x tiles counts.
+  // Look-back: two tables of tiles x 256 words, running passes alternating; the histogram zeroes
+  // the first and each pass the next one. Reduce-then-scan: one table of 256 x tiles counts.
   const std::uint64_t table_words = (lookback ? 2 : 1) * p.tiles * kRadix;
   p.state_bytes = (kStateHeaderWords + table_words) * 4;
-  p.zero_bytes = (kStateHeaderWords + (lookback ? p.tiles * kRadix : 0)) * 4;
+  p.zero_bytes = kStateHeaderWords * 4;
   p.alt_keys = 0;
   p.alt_values = align_up(p.keys_bytes);
   p.state = p.alt_values + (p.value_words ? align_up(p.values_bytes) : 0);
@@ -215,8 +215,8 @@ struct PassPush {
   std::uint32_t pass, tiles, max_count;
 };
 
-struct PreparePush {
-  std::uint32_t max_count, grid_x, grid_y, copy_x, copy_y;
+struct HistogramPush {
+  std::uint32_t max_count, table_words, grid_x, grid_y, copy_x, copy_y;
 };
 
 class RadixSort final : public Algorithm {
@@ -249,7 +249,6 @@ class RadixSort final : public Algorithm {
     const Bindings b = make_bindings(job, p);
     r.fill_buffer(b.state.buffer, b.state.offset, p.zero_bytes, 0);
     record_histogram(ctx, r, job, p, b);
-    record_prepare(ctx, r, job, p, b);
     for (std::uint32_t pass = 0; pass < p.passes; ++pass) record_pass(ctx, r, job, p, b, pass);
     record_copy_back(ctx, r, job, p, b);
   }
@@ -257,37 +256,28 @@ class RadixSort final : public Algorithm {
  private:
   static std::uint32_t count32(const Job& job) { return static_cast<std::uint32_t>(job.max_count); }
 
+  // The histogram's last workgroup also prepares the passes: it writes each pass's grid for the
+  // indirect dispatches below (the tiles' grid_for(), or no workgroups for a pass whose digit
+  // every key shares) and copy_back's.
   static void record_histogram(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b) {
-    const std::uint32_t wg = streaming_workgroup_size(ctx.info());
+    const DeviceInfo& device = ctx.info();
+    const std::uint32_t wg = streaming_workgroup_size(device);
     const std::uint32_t items = 32;  // 8192 keys per workgroup: few global atomics per key
+    const std::uint32_t max_subgroups = std::max<std::uint32_t>(1, wg / std::max(1u, device.min_subgroup_size));
     const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/histogram",
                                           .specialization = {wg, items, p.key_words, key_kind(job.key_type),
-                                                             job.descending() ? 1u : 0u, p.passes},
+                                                             job.descending() ? 1u : 0u, p.passes, max_subgroups},
                                           .bindings = 3,
-                                          .push_bytes = 4});
+                                          .push_bytes = sizeof(HistogramPush)});
     const Binding bindings[] = {b.count, {b.keys_a.buffer, Access::read, b.keys_a.offset, b.keys_a.range}, b.state};
-    const std::uint32_t push = count32(job);
+    const Grid grid = grid_for(device, p.tiles);
+    const Grid copy = grid_for(device, copy_back_groups(device, job));
+    const auto first_table = static_cast<std::uint32_t>(p.lookback ? p.tiles * kRadix : 0);
+    const HistogramPush push{count32(job), first_table, grid.x, grid.y, copy.x, copy.y};
     r.dispatch(pipe, bindings, &push, sizeof push, groups_for(job.max_count, std::uint64_t{wg} * items));
   }
 
-  // Also writes each pass's grids for the indirect dispatches below: the tiles' grid_for(), or
-  // no workgroups for a pass whose digit every key shares.
-  static void record_prepare(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b) {
-    const std::uint32_t wg = streaming_workgroup_size(ctx.info());
-    const std::uint32_t max_subgroups = std::max<std::uint32_t>(1, wg / std::max(1u, ctx.info().min_subgroup_size));
-    const bool floating = job.key_type == KeyType::f32 || job.key_type == KeyType::f64;
-    const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/prepare",
-                                          .specialization = {wg, p.passes, max_subgroups, floating ? 1u : 0u},
-                                          .bindings = 2,
-                                          .push_bytes = sizeof(PreparePush)});
-    const Binding bindings[] = {b.count, b.state};
-    const Grid grid = grid_for(ctx.info(), p.tiles);
-    const Grid copy = grid_for(ctx.info(), copy_back_groups(ctx.info(), job));
-    const PreparePush push{count32(job), grid.x, grid.y, copy.x, copy.y};
-    r.dispatch(pipe, bindings, &push, sizeof push, 1);
-  }
-
-  // Dispatches over the grid that prepare wrote at word `grid` of the state.
+  // Dispatches over the grid that the histogram's last workgroup wrote at word `grid` of the state.
   static void dispatch_pass(Recorder& r, const Pipeline& pipe, std::span<const Binding> bindings, const PassPush& push,
                             const Bindings& b, std::uint64_t grid) {
     r.dispatch_indirect(pipe, bindings, &push, sizeof push, b.state.buffer, b.state.offset + grid * 4);
@@ -343,7 +333,7 @@ class RadixSort final : public Algorithm {
     return groups_for(job.max_count, streaming_workgroup_size(device));
   }
 
-  // Over the grid that prepare wrote: copy_back_groups(), or none when the data ends in A.
+  // Over the grid that the histogram's last workgroup wrote: copy_back_groups(), or none when the data ends in A.
   static void record_copy_back(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b) {
     const std::uint32_t wg = streaming_workgroup_size(ctx.info());
     const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/copy_back",

@@ -1,4 +1,4 @@
-// Copies the sorted keys (and values) from the B buffers to A. Dispatched over the grid that prepare wrote: no workgroups
+// Copies the sorted keys (and values) from the B buffers to A. Dispatched over the grid that the histogram wrote: no workgroups
 // unless an odd number of radix passes ran (launching a grid of workgroups that only find nothing to do cost ~0.5 ms at 2^28).
 // Reads binding 0 (count), 2 (keys B) and 4 (values B); writes 1 (keys A) and 3 (values A).
 #version 450

@@ -1,0 +1,78 @@
+// What the radix sort decides once every digit is counted, run by the last histogram workgroup
+// (sort/radix/histogram): the digit histograms become each digit's first index; passes whose
+// digit is the same for every key get no workgroups (each pass's grid is written here, and
+// copy_back's); and each pass learns which buffer pair it reads.
+//
+// The including shader defines PASSES, FLOAT_KEYS and WORKGROUP_SCAN_MAX_SUBGROUPS, includes
+// radix.glsl and workgroup_scan.glsl, binds `state`, and provides prepare_push() with the grids.
+#ifndef VKC_RADIX_PREPARE_GLSL
+#define VKC_RADIX_PREPARE_GLSL
+
+shared uint s_skip[8];
+
+// A VkDispatchIndirectCommand.
+void set_grid(uint word, uvec2 grid) {
+  state[word] = grid.x;
+  state[word + 1u] = grid.y;
+  state[word + 2u] = 1u;
+}
+
+// The histogram words were added to atomically by every workgroup: read them the same way, so
+// that the acquire that made them visible covers these reads.
+uint histogram_count(uint word) { return atomicLoad(state[word], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed); }
+
+const uint PREPARE_DIGITS = (RADIX + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;  // per invocation
+
+// Replaces pass p's histogram by its exclusive prefix; s_skip[p] = 1 when one digit holds every key.
+void scan_pass_histogram(uint p, uint n) {
+  const uint first = (gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID) * PREPARE_DIGITS;
+  uint counts[PREPARE_DIGITS];
+  uint sum = 0u;
+  for (uint r = 0u; r < PREPARE_DIGITS; ++r) {
+    counts[r] = first + r < RADIX ? histogram_count(STATE_OFFSETS + p * RADIX + first + r) : 0u;
+    if (counts[r] == n) s_skip[p] = 1u;
+    sum += counts[r];
+  }
+  uint total;
+  uint running = workgroup_exclusive_add(sum, total);
+  for (uint r = 0u; r < PREPARE_DIGITS; ++r) {
+    if (first + r < RADIX) state[STATE_OFFSETS + p * RADIX + first + r] = running;
+    running += counts[r];
+  }
+}
+
+// Which buffers each pass reads and how many workgroups it gets; invocation 0 only.
+void plan_passes(uvec2 pass_grid, uvec2 copy_grid) {
+  uint in_b = 0u;  // where the data is before pass p
+  bool moved = false;
+  for (uint p = 0u; p < PASSES; ++p) {
+    // When every pass could be skipped, float keys still take the last one, so that each key
+    // is written back in its canonical form (a NaN's sign bit cleared); integers are left as
+    // they are, already sorted.
+    const bool skip = s_skip[p] != 0u && (moved || p + 1u < PASSES || !FLOAT_KEYS);
+    state[STATE_PASS_INFO + p] = in_b != 0u ? PASS_FROM_B : 0u;
+    set_grid(STATE_DISPATCH + p * 3u, skip ? uvec2(0u, 1u) : pass_grid);
+    set_grid(STATE_SCAN_DISPATCH + p * 3u, uvec2(skip ? 0u : RADIX, 1u));
+    if (!skip) {
+      in_b ^= 1u;
+      moved = true;
+    }
+  }
+  state[STATE_FINAL] = in_b;
+  set_grid(STATE_COPY_DISPATCH, in_b != 0u ? copy_grid : uvec2(0u, 1u));
+}
+
+// Every invocation of the (last) workgroup calls this, in uniform control flow.
+void prepare_passes(uint n, uvec2 pass_grid, uvec2 copy_grid) {
+  if (gl_LocalInvocationIndex < 8u) s_skip[gl_LocalInvocationIndex] = 0u;
+  // Orders the flags' zeroing before any invocation sets one.
+  barrier();
+  // Each pass's scan reads only the words its own invocation then writes (and the workgroup
+  // scan's barriers separate the passes' uses of its totals).
+  for (uint p = 0u; p < PASSES; ++p) scan_pass_histogram(p, n);
+  // Orders every skip flag before invocation 0 reads them.
+  barrier();
+  if (gl_LocalInvocationIndex == 0u) plan_passes(pass_grid, copy_grid);
+}
+
+#endif
