@@ -36,6 +36,10 @@ constexpr std::uint64_t kDispatchWord = 2080;      // each pass's scatter grid (
 constexpr std::uint64_t kScanDispatchWord = 2104;  // each pass's scan_tiles grid
 constexpr std::uint64_t kCopyDispatchWord = 2128;  // copy_back's grid
 constexpr std::uint32_t kRadix = 256;
+// The histogram's grid cap: enough workgroups to fill a large GPU (an H100 holds about 1,000 of
+// 256 invocations), few enough that the per-workgroup cost (1,024 global atomics, a device-scope
+// release) stays small: at 2^28 keys one workgroup per 8,192 keys would be 32,768 of them.
+constexpr std::uint64_t kHistogramGroups = 2048;
 constexpr std::uint64_t kLookbackLimit = (1u << 30) - 1;  // 30-bit counts in a look-back word
 constexpr std::uint64_t kAlign = 256;                     // every storage-buffer offset alignment
 
@@ -262,7 +266,7 @@ class RadixSort final : public Algorithm {
   static void record_histogram(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b) {
     const DeviceInfo& device = ctx.info();
     const std::uint32_t wg = streaming_workgroup_size(device);
-    const std::uint32_t items = 32;  // 8192 keys per workgroup: few global atomics per key
+    const std::uint32_t items = 32;  // chunks of 8192 keys, all 32 loads of an invocation in flight at once
     const std::uint32_t max_subgroups = std::max<std::uint32_t>(1, wg / std::max(1u, device.min_subgroup_size));
     const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/histogram",
                                           .specialization = {wg, items, p.key_words, key_kind(job.key_type),
@@ -274,7 +278,8 @@ class RadixSort final : public Algorithm {
     const Grid copy = grid_for(device, copy_back_groups(device, job));
     const auto first_table = static_cast<std::uint32_t>(p.lookback ? p.tiles * kRadix : 0);
     const HistogramPush push{count32(job), first_table, grid.x, grid.y, copy.x, copy.y};
-    r.dispatch(pipe, bindings, &push, sizeof push, groups_for(job.max_count, std::uint64_t{wg} * items));
+    r.dispatch(pipe, bindings, &push, sizeof push,
+               std::min<std::uint64_t>(kHistogramGroups, groups_for(job.max_count, std::uint64_t{wg} * items)));
   }
 
   // Dispatches over the grid that the histogram's last workgroup wrote at word `grid` of the state.

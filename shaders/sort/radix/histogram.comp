@@ -40,12 +40,9 @@ const bool FLOAT_KEYS = KEY_KIND == KEY_KIND_FLOAT;  // a key's round trip throu
 shared uint s_hist[PASSES * RADIX];
 shared bool s_last;
 
-// Adds this workgroup's keys' digits to the global histogram, with relaxed device-scope atomics.
-void count_digits(uint base, uint n) {
+// Counts the digits of the keys [base, base + WG * ITEMS) into s_hist.
+void count_chunk(uint base, uint n) {
   const uint lid = gl_LocalInvocationIndex;
-  for (uint i = lid; i < PASSES * RADIX; i += WG) s_hist[i] = 0u;
-  // Orders the zeroing before the counting.
-  barrier();
   // Indices past the count are clamped (and not counted), so all loads can be in flight at once.
   uvec2 raw[ITEMS];
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
@@ -57,6 +54,19 @@ void count_digits(uint base, uint n) {
     const uvec2 ordered = to_ordered_key(raw[k]);
     [[unroll]] for (uint p = 0u; p < PASSES; ++p) atomicAdd(s_hist[p * RADIX + digit_of(ordered, p)], 1u);
   }
+}
+
+// Adds the digits of every WG * ITEMS chunk this workgroup takes (chunks in a grid-stride loop:
+// the grid is capped, so that few workgroups pay for the global atomics and the release at the
+// end) to the global histogram, with relaxed device-scope atomics.
+void count_digits(uint n) {
+  const uint lid = gl_LocalInvocationIndex;
+  for (uint i = lid; i < PASSES * RADIX; i += WG) s_hist[i] = 0u;
+  // Orders the zeroing before the counting.
+  barrier();
+  const uint chunk = WG * ITEMS;
+  const uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
+  for (uint base = linear_workgroup_id() * chunk; base < n; base += groups * chunk) count_chunk(base, n);
   // Orders every count before the workgroup's totals are added to the global histogram.
   barrier();
   for (uint i = lid; i < PASSES * RADIX; i += WG) {
@@ -96,8 +106,7 @@ bool finished_last() {
 
 void main() {
   const uint n = min(count_value, pc.max_count);
-  const uint base = linear_workgroup_id() * WG * ITEMS;
   clear_first_table();
-  if (base < n) count_digits(base, n);  // uniform: base is the workgroup's
+  count_digits(n);
   if (finished_last()) prepare_passes(n, uvec2(pc.grid_x, pc.grid_y), uvec2(pc.copy_x, pc.copy_y));
 }
