@@ -4,7 +4,7 @@
 // copy_back's); and each pass learns which buffer pair it reads.
 //
 // The including shader defines PASSES, FLOAT_KEYS and WORKGROUP_SCAN_MAX_SUBGROUPS, includes
-// radix.glsl and workgroup_scan.glsl, binds `state`, and provides prepare_push() with the grids.
+// radix.glsl and workgroup_scan.glsl, and binds `state`; the grids come as prepare_passes' arguments.
 #ifndef VKC_RADIX_PREPARE_GLSL
 #define VKC_RADIX_PREPARE_GLSL
 

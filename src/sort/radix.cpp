@@ -59,8 +59,14 @@ bool tuning_override(std::uint32_t& workgroup, std::uint32_t& items) {
   return text && std::sscanf(text, "%u,%u", &workgroup, &items) == 2 && workgroup && items;
 }
 
-std::uint32_t staging_words(std::uint32_t max_subgroups, std::uint32_t tile, std::uint32_t words) {
-  return std::max(max_subgroups * kRadix, tile * words);
+// Subgroups a workgroup of `workgroup` invocations can hold at the device's smallest subgroup size:
+// the size of the shaders' per-subgroup arrays (MAX_SUBGROUPS).
+std::uint32_t max_subgroups(const DeviceInfo& device, std::uint32_t workgroup) {
+  return std::max<std::uint32_t>(1, workgroup / std::max(1u, device.min_subgroup_size));
+}
+
+std::uint32_t staging_words(std::uint32_t subgroups, std::uint32_t tile, std::uint32_t words) {
+  return std::max(subgroups * kRadix, tile * words);
 }
 
 // 16 subgroups per workgroup (512 invocations at NVIDIA's 32, 64 at lavapipe's 4) and 16 keys per
@@ -77,7 +83,7 @@ Tuning choose_tuning(const DeviceInfo& device, std::uint32_t key_words, std::uin
   tuning_override(workgroup, items);
   Tuning t;
   t.workgroup = workgroup;
-  t.max_subgroups = std::max<std::uint32_t>(1, workgroup / min_subgroup);
+  t.max_subgroups = max_subgroups(device, workgroup);
   const std::uint32_t words = std::max(key_words, value_words);
   const std::uint32_t fixed = 2 * kRadix + t.max_subgroups + 8;
   while (items > 1 && (staging_words(t.max_subgroups, workgroup * items, words) + fixed) * 4 > device.shared_memory_bytes) {
@@ -267,10 +273,9 @@ class RadixSort final : public Algorithm {
     const DeviceInfo& device = ctx.info();
     const std::uint32_t wg = streaming_workgroup_size(device);
     const std::uint32_t items = 32;  // chunks of 8192 keys, all 32 loads of an invocation in flight at once
-    const std::uint32_t max_subgroups = std::max<std::uint32_t>(1, wg / std::max(1u, device.min_subgroup_size));
     const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/histogram",
                                           .specialization = {wg, items, p.key_words, key_kind(job.key_type),
-                                                             job.descending() ? 1u : 0u, p.passes, max_subgroups},
+                                                             job.descending() ? 1u : 0u, p.passes, max_subgroups(device, wg)},
                                           .bindings = 3,
                                           .push_bytes = sizeof(HistogramPush)});
     const Binding bindings[] = {b.count, {b.keys_a.buffer, Access::read, b.keys_a.offset, b.keys_a.range}, b.state};
@@ -324,9 +329,8 @@ class RadixSort final : public Algorithm {
 
   static void record_scan_tiles(Context& ctx, Recorder& r, const Plan& p, const Bindings& b, const PassPush& push) {
     const std::uint32_t wg = streaming_workgroup_size(ctx.info());
-    const std::uint32_t max_subgroups = std::max<std::uint32_t>(1, wg / std::max(1u, ctx.info().min_subgroup_size));
     const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/scan_tiles",
-                                          .specialization = {wg, 8, max_subgroups, p.tuning.tile()},
+                                          .specialization = {wg, 8, max_subgroups(ctx.info(), wg), p.tuning.tile()},
                                           .bindings = 2,
                                           .push_bytes = sizeof(PassPush)});
     const Binding bindings[] = {b.count, b.state};
