@@ -44,6 +44,13 @@ const uint DIGITS_PER_INVOCATION = (256u + WG - 1u) / WG;
 #include "radix.glsl"
 #include "workgroup_scan.glsl"
 
+// 64-bit integer keys move one word at a time: the word that holds the pass's digit is ranked and
+// staged alone, and the other word follows it like a value, so that a key costs the ranking one
+// register instead of two. Each word's transform (keys.glsl) needs only that word for integers;
+// a double's does not (its sign and its NaNs span both words), so doubles keep whole keys.
+const bool SPLIT_KEY = KEY_WORDS == 2u && KEY_KIND != KEY_KIND_FLOAT;
+const uint STAGED_KEY_WORDS = SPLIT_KEY ? 1u : KEY_WORDS;
+
 layout(std430, binding = 0) readonly buffer Count { uint count_value; };
 layout(std430, binding = 1) buffer KeysA { uint keys_a[]; };
 layout(std430, binding = 2) buffer KeysB { uint keys_b[]; };
@@ -84,6 +91,32 @@ void load_keys(bool from_b, uint first, uint stride, uint last, out uvec2 raw[IT
       raw[k] = uvec2(keys_a[i * KEY_WORDS], KEY_WORDS == 2u ? keys_a[i * 2u + 1u] : 0u);
     }
   }
+}
+
+// The word of a 64-bit key that holds pass p's digit (low word first).
+uint digit_word() { return pc.pass >= 4u ? 1u : 0u; }
+
+// Word `word` of the 64-bit key at index first + k * stride for every k, clamped as load_keys.
+void load_key_word(bool from_b, uint first, uint stride, uint last, uint word, out uint raw[ITEMS]) {
+  if (from_b) {
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) raw[k] = keys_b[min(first + k * stride, last) * 2u + word];
+  } else {
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) raw[k] = keys_a[min(first + k * stride, last) * 2u + word];
+  }
+}
+
+void store_key_word(bool to_b, uint i, uint word, uint w) {
+  if (to_b) {
+    keys_b[i * 2u + word] = w;
+  } else {
+    keys_a[i * 2u + word] = w;
+  }
+}
+
+// The ordered form of one word of a 64-bit integer key; the map is its own inverse.
+uint ordered_key_word(uint w, uint word) {
+  const uint t = KEY_KIND == KEY_KIND_INT && word == 1u ? w ^ 0x80000000u : w;
+  return DESCENDING ? ~t : t;
 }
 
 void store_key(bool to_b, uint i, uvec2 k) {
@@ -344,9 +377,19 @@ void main() {
   const uvec4 lanes = subgroupBallot(true);
   uvec2 key[ITEMS];
   uint rank[ITEMS];
-  load_keys(from_b, tile_base + run, gl_SubgroupSize, n - 1u, key);
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    key[k] = run + k * gl_SubgroupSize < valid ? to_ordered_key(key[k]) : ORDERED_KEY_MAX;
+  uint other_word[ITEMS];  // entries past the count are never stored
+  if (SPLIT_KEY) {
+    // Both halves of key[k] hold the digit's word, so that digit_of() finds it in either pass half.
+    uint word[ITEMS];
+    load_key_word(from_b, tile_base + run, gl_SubgroupSize, n - 1u, digit_word(), word);
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+      key[k] = uvec2(run + k * gl_SubgroupSize < valid ? ordered_key_word(word[k], digit_word()) : ORDERED_KEY_MAX.x);
+    }
+  } else {
+    load_keys(from_b, tile_base + run, gl_SubgroupSize, n - 1u, key);
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+      key[k] = run + k * gl_SubgroupSize < valid ? to_ordered_key(key[k]) : ORDERED_KEY_MAX;
+    }
   }
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) rank[k] = subgroup_rank(digit_of(key[k], pc.pass), counters, lanes);
   // Orders every subgroup's counter updates before the per-digit scan over subgroups reads them.
@@ -376,11 +419,12 @@ void main() {
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     s_work[rank[k]] = key[k].x;
-    if (KEY_WORDS == 2u) s_work[TILE + rank[k]] = key[k].y;
+    if (STAGED_KEY_WORDS == 2u) s_work[TILE + rank[k]] = key[k].y;
   }
-  // The values' loads are issued before the look-back, whose waiting hides their latency (the
-  // keys are staged by now, so their registers are free for the values).
-  uvec2 value[ITEMS];  // entries past the count are never stored
+  // The loads of the split keys' other words and of the values are issued before the look-back,
+  // whose waiting hides their latency (the keys are staged by now, so their registers are free).
+  if (SPLIT_KEY) load_key_word(from_b, tile_base + run, gl_SubgroupSize, n - 1u, digit_word() ^ 1u, other_word);
+  uvec2 value[ITEMS];
   if (VALUE_WORDS != 0u) load_values(from_b, tile_base + run, gl_SubgroupSize, n - 1u, value);
   if (SCAN_MODE == 0u) {
     if (LOOKBACK_SPIN) {
@@ -397,9 +441,26 @@ void main() {
   uint position[ITEMS];
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint i = k * WG + lid;
-    const uvec2 ordered = uvec2(s_work[i], KEY_WORDS == 2u ? s_work[TILE + i] : 0u);
-    position[k] = s_offset[digit_of(ordered, pc.pass)] + i;
-    if (i < valid) store_key(!from_b, position[k], from_ordered_key(ordered));
+    if (SPLIT_KEY) {
+      const uint ordered = s_work[i];
+      position[k] = s_offset[digit_of(uvec2(ordered), pc.pass)] + i;
+      if (i < valid) store_key_word(!from_b, position[k], digit_word(), ordered_key_word(ordered, digit_word()));
+    } else {
+      const uvec2 ordered = uvec2(s_work[i], KEY_WORDS == 2u ? s_work[TILE + i] : 0u);
+      position[k] = s_offset[digit_of(ordered, pc.pass)] + i;
+      if (i < valid) store_key(!from_b, position[k], from_ordered_key(ordered));
+    }
+  }
+  if (SPLIT_KEY) {
+    // Orders every read of the staged digit words before the other words overwrite them.
+    barrier();
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_work[rank[k]] = other_word[k];
+    // Orders the staged other words before the scatter reads them.
+    barrier();
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+      const uint i = k * WG + lid;
+      if (i < valid) store_key_word(!from_b, position[k], digit_word() ^ 1u, s_work[i]);
+    }
   }
   if (VALUE_WORDS == 0u) return;
 

@@ -75,6 +75,10 @@ std::uint32_t staging_words(std::uint32_t subgroups, std::uint32_t tile, std::ui
 // an SM, which measured fastest (docs/perf-notes.md).
 std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vendor_id == 0x10DE ? 10 : 16; }
 
+// Words per key that the scatter stages at once: 64-bit integer keys move one word at a time
+// (SPLIT_KEY in radix_scatter.glsl), doubles as whole keys.
+std::uint32_t staged_key_words(KeyType key) { return key == KeyType::f64 ? 2 : 1; }
+
 Tuning choose_tuning(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t value_words) {
   const std::uint32_t min_subgroup = std::max<std::uint32_t>(1, device.min_subgroup_size);
   const std::uint32_t limit = std::min(device.max_workgroup_invocations, device.max_workgroup_size[0]);
@@ -135,7 +139,7 @@ Plan make_plan(const DeviceInfo& device, KeyType key, ValueType value, std::uint
   p.value_words = static_cast<std::uint32_t>(value_bytes(value) / 4);
   p.passes = 4 * p.key_words;
   p.lookback = lookback;
-  p.tuning = choose_tuning(device, p.key_words, p.value_words);
+  p.tuning = choose_tuning(device, staged_key_words(key), p.value_words);
   p.tiles = std::max<std::uint64_t>(1, groups_for(max_count, p.tuning.tile()));
   p.keys_bytes = std::max<std::uint64_t>(4, max_count * p.key_words * 4);
   p.values_bytes = std::max<std::uint64_t>(4, max_count * p.value_words * 4);
