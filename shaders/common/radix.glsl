@@ -10,7 +10,7 @@
 //   [STATE_OFFSETS + pass * 256 + digit]  the histogram of every digit of every pass, which
 //                                         the last histogram workgroup turns into each digit's
 //                                         first index (radix_prepare.glsl)
-//   [STATE_PASS_INFO + pass]              PASS_FROM_B or 0, written by prepare
+//   [STATE_PASS_INFO + pass]              PASS_* flags, written by prepare
 //   [STATE_FINAL]                         1 when the sorted data ends in the B buffers
 //   [STATE_TICKETS + pass]                the look-back path's tile counter
 //   [STATE_DISPATCH + pass * 3]           the pass's scatter (and upsweep) grid, written by
@@ -34,7 +34,9 @@ const uint STATE_COPY_DISPATCH = STATE_DISPATCH + 48u;
 const uint STATE_HISTOGRAM_DONE = STATE_DISPATCH + 52u;
 const uint STATE_TILES = 2304u;
 
-const uint PASS_FROM_B = 2u;  // the pass reads the B (temporary) buffers and writes A
+const uint PASS_FROM_B = 2u;        // the pass reads the B (temporary) buffers and writes A
+const uint PASS_READ_PLANAR = 4u;   // split keys (SPLIT_KEY): the pass reads them planar
+const uint PASS_WRITE_PLANAR = 8u;  // and writes them planar (see key_word_index)
 
 const uint RADIX = 256u;
 
@@ -51,6 +53,20 @@ uvec2 from_ordered_key(uvec2 ordered) {
   if (KEY_WORDS == 1u) return uvec2(from_ordered32(ordered.x, KEY_KIND, DESCENDING), 0u);
   return from_ordered64(ordered, KEY_KIND, DESCENDING);
 }
+
+// 64-bit integer keys move one word at a time through a digit pass: the word that holds the
+// pass's digit is ranked and staged alone, and the other word follows it like a value, so that a
+// key costs the ranking one register instead of two. Each word's transform (keys.glsl) needs only
+// that word for integers; a double's does not (its sign and its NaNs span both words), so doubles
+// keep whole keys.
+const bool SPLIT_KEY = KEY_WORDS == 2u && KEY_KIND != KEY_KIND_FLOAT;
+
+// Where word `word` (0 low, 1 high) of 64-bit key i lies in a keys buffer: interleaved, the
+// caller's layout (key i at 2i and 2i + 1), or planar (the low words of the n keys, then their
+// high words), which occupies the same 2n words. The passes between the first and the last that
+// run keep split keys planar, so that each word is read and written in whole sectors, as a key
+// and its value are; interleaved, a pass's loads and stores of one word use half of every sector.
+uint key_word_index(uint i, uint word, bool planar, uint n) { return planar ? word * n + i : i * 2u + word; }
 
 // Stands for positions past the element count: digit 255 in every pass, so such keys rank last.
 const uvec2 ORDERED_KEY_MAX = uvec2(0xFFFFFFFFu);

@@ -1,10 +1,11 @@
 // What the radix sort decides once every digit is counted, run by the last histogram workgroup
 // (sort/radix/histogram): the digit histograms become each digit's first index; passes whose
 // digit is the same for every key get no workgroups (each pass's grid is written here, and
-// copy_back's); and each pass learns which buffer pair it reads.
+// copy_back's); and each pass learns which buffer pair it reads, and in which layout.
 //
-// The including shader defines PASSES, FLOAT_KEYS and WORKGROUP_SCAN_MAX_SUBGROUPS, includes
-// radix.glsl and workgroup_scan.glsl, and binds `state`; the grids come as prepare_passes' arguments.
+// The including shader defines PASSES, FLOAT_KEYS, WORKGROUP_SCAN_MAX_SUBGROUPS and the constants
+// radix.glsl needs, includes radix.glsl and workgroup_scan.glsl, and binds `state`; the grids come
+// as prepare_passes' arguments.
 #ifndef VKC_RADIX_PREPARE_GLSL
 #define VKC_RADIX_PREPARE_GLSL
 
@@ -41,22 +42,30 @@ void scan_pass_histogram(uint p, uint n) {
   }
 }
 
-// Which buffers each pass reads and how many workgroups it gets; invocation 0 only.
+// Which buffers each pass reads, in which layout, and how many workgroups it gets; invocation 0 only.
 void plan_passes(uvec2 pass_grid, uvec2 copy_grid) {
-  uint in_b = 0u;  // where the data is before pass p
-  bool moved = false;
+  bool skip[PASSES];
+  uint first_run = PASSES, last_run = PASSES;  // the first and the last pass that run
   for (uint p = 0u; p < PASSES; ++p) {
     // When every pass could be skipped, float keys still take the last one, so that each key
     // is written back in its canonical form (a NaN's sign bit cleared); integers are left as
     // they are, already sorted.
-    const bool skip = s_skip[p] != 0u && (moved || p + 1u < PASSES || !FLOAT_KEYS);
-    state[STATE_PASS_INFO + p] = in_b != 0u ? PASS_FROM_B : 0u;
-    set_grid(STATE_DISPATCH + p * 3u, skip ? uvec2(0u, 1u) : pass_grid);
-    set_grid(STATE_SCAN_DISPATCH + p * 3u, uvec2(skip ? 0u : RADIX, 1u));
-    if (!skip) {
-      in_b ^= 1u;
-      moved = true;
+    skip[p] = s_skip[p] != 0u && (first_run < PASSES || p + 1u < PASSES || !FLOAT_KEYS);
+    if (!skip[p]) {
+      if (first_run == PASSES) first_run = p;
+      last_run = p;
     }
+  }
+  uint in_b = 0u;  // where the data is before pass p
+  for (uint p = 0u; p < PASSES; ++p) {
+    uint info = in_b != 0u ? PASS_FROM_B : 0u;
+    // Split keys are planar between the first pass and the last (key_word_index).
+    if (SPLIT_KEY && p > first_run) info |= PASS_READ_PLANAR;
+    if (SPLIT_KEY && p < last_run) info |= PASS_WRITE_PLANAR;
+    state[STATE_PASS_INFO + p] = info;
+    set_grid(STATE_DISPATCH + p * 3u, skip[p] ? uvec2(0u, 1u) : pass_grid);
+    set_grid(STATE_SCAN_DISPATCH + p * 3u, uvec2(skip[p] ? 0u : RADIX, 1u));
+    if (!skip[p]) in_b ^= 1u;
   }
   state[STATE_FINAL] = in_b;
   set_grid(STATE_COPY_DISPATCH, in_b != 0u ? copy_grid : uvec2(0u, 1u));

@@ -44,11 +44,7 @@ const uint DIGITS_PER_INVOCATION = (256u + WG - 1u) / WG;
 #include "radix.glsl"
 #include "workgroup_scan.glsl"
 
-// 64-bit integer keys move one word at a time: the word that holds the pass's digit is ranked and
-// staged alone, and the other word follows it like a value, so that a key costs the ranking one
-// register instead of two. Each word's transform (keys.glsl) needs only that word for integers;
-// a double's does not (its sign and its NaNs span both words), so doubles keep whole keys.
-const bool SPLIT_KEY = KEY_WORDS == 2u && KEY_KIND != KEY_KIND_FLOAT;
+// Split keys (SPLIT_KEY, radix.glsl) stage one word at a time.
 const uint STAGED_KEY_WORDS = SPLIT_KEY ? 1u : KEY_WORDS;
 
 layout(std430, binding = 0) readonly buffer Count { uint count_value; };
@@ -96,20 +92,22 @@ void load_keys(bool from_b, uint first, uint stride, uint last, out uvec2 raw[IT
 // The word of a 64-bit key that holds pass p's digit (low word first).
 uint digit_word() { return pc.pass >= 4u ? 1u : 0u; }
 
-// Word `word` of the 64-bit key at index first + k * stride for every k, clamped as load_keys.
-void load_key_word(bool from_b, uint first, uint stride, uint last, uint word, out uint raw[ITEMS]) {
+uint key_count;  // the keys this sort sorts, set once by main
+
+// Word `word` of the split key at index first + k * stride for every k, clamped as load_keys.
+void load_key_word(bool from_b, bool planar, uint first, uint stride, uint last, uint word, out uint raw[ITEMS]) {
   if (from_b) {
-    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) raw[k] = keys_b[min(first + k * stride, last) * 2u + word];
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) raw[k] = keys_b[key_word_index(min(first + k * stride, last), word, planar, key_count)];
   } else {
-    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) raw[k] = keys_a[min(first + k * stride, last) * 2u + word];
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) raw[k] = keys_a[key_word_index(min(first + k * stride, last), word, planar, key_count)];
   }
 }
 
-void store_key_word(bool to_b, uint i, uint word, uint w) {
+void store_key_word(bool to_b, bool planar, uint i, uint word, uint w) {
   if (to_b) {
-    keys_b[i * 2u + word] = w;
+    keys_b[key_word_index(i, word, planar, key_count)] = w;
   } else {
-    keys_a[i * 2u + word] = w;
+    keys_a[key_word_index(i, word, planar, key_count)] = w;
   }
 }
 
@@ -354,8 +352,11 @@ void main() {
   // Skipped passes never get here: prepare gave them no workgroups.
   take_ticket();
   const uint n = min(count_value, pc.max_count);
+  key_count = n;
   const uint info = state[STATE_PASS_INFO + pc.pass];
   const bool from_b = (info & PASS_FROM_B) != 0u;
+  const bool read_planar = (info & PASS_READ_PLANAR) != 0u;
+  const bool write_planar = (info & PASS_WRITE_PLANAR) != 0u;
   const uint lid = gl_LocalInvocationIndex;
   lookback_table = from_b ? 1u : 0u;
   if (SCAN_MODE == 0u) clear_next_table(lookback_table);
@@ -381,7 +382,7 @@ void main() {
   if (SPLIT_KEY) {
     // Both halves of key[k] hold the digit's word, so that digit_of() finds it in either pass half.
     uint word[ITEMS];
-    load_key_word(from_b, tile_base + run, gl_SubgroupSize, n - 1u, digit_word(), word);
+    load_key_word(from_b, read_planar, tile_base + run, gl_SubgroupSize, n - 1u, digit_word(), word);
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
       key[k] = uvec2(run + k * gl_SubgroupSize < valid ? ordered_key_word(word[k], digit_word()) : ORDERED_KEY_MAX.x);
     }
@@ -423,7 +424,7 @@ void main() {
   }
   // The loads of the split keys' other words and of the values are issued before the look-back,
   // whose waiting hides their latency (the keys are staged by now, so their registers are free).
-  if (SPLIT_KEY) load_key_word(from_b, tile_base + run, gl_SubgroupSize, n - 1u, digit_word() ^ 1u, other_word);
+  if (SPLIT_KEY) load_key_word(from_b, read_planar, tile_base + run, gl_SubgroupSize, n - 1u, digit_word() ^ 1u, other_word);
   uvec2 value[ITEMS];
   if (VALUE_WORDS != 0u) load_values(from_b, tile_base + run, gl_SubgroupSize, n - 1u, value);
   if (SCAN_MODE == 0u) {
@@ -444,7 +445,7 @@ void main() {
     if (SPLIT_KEY) {
       const uint ordered = s_work[i];
       position[k] = s_offset[digit_of(uvec2(ordered), pc.pass)] + i;
-      if (i < valid) store_key_word(!from_b, position[k], digit_word(), ordered_key_word(ordered, digit_word()));
+      if (i < valid) store_key_word(!from_b, write_planar, position[k], digit_word(), ordered_key_word(ordered, digit_word()));
     } else {
       const uvec2 ordered = uvec2(s_work[i], KEY_WORDS == 2u ? s_work[TILE + i] : 0u);
       position[k] = s_offset[digit_of(ordered, pc.pass)] + i;
@@ -459,7 +460,7 @@ void main() {
     barrier();
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
       const uint i = k * WG + lid;
-      if (i < valid) store_key_word(!from_b, position[k], digit_word() ^ 1u, s_work[i]);
+      if (i < valid) store_key_word(!from_b, write_planar, position[k], digit_word() ^ 1u, s_work[i]);
     }
   }
   if (VALUE_WORDS == 0u) return;

@@ -76,7 +76,7 @@ std::uint32_t staging_words(std::uint32_t subgroups, std::uint32_t tile, std::ui
 std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vendor_id == 0x10DE ? 10 : 16; }
 
 // Words per key that the scatter stages at once: 64-bit integer keys move one word at a time
-// (SPLIT_KEY in radix_scatter.glsl), doubles as whole keys.
+// (SPLIT_KEY in radix.glsl), doubles as whole keys.
 std::uint32_t staged_key_words(KeyType key) { return key == KeyType::f64 ? 2 : 1; }
 
 Tuning choose_tuning(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t value_words) {

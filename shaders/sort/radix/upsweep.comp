@@ -29,6 +29,7 @@ void main() {
   const uint tile = linear_workgroup_id();
   if (tile >= pc.tiles || tile * TILE >= n) return;
   const bool from_b = (info & PASS_FROM_B) != 0u;
+  const bool planar = SPLIT_KEY && (info & PASS_READ_PLANAR) != 0u;
   const uint lid = gl_LocalInvocationIndex;
   for (uint d = lid; d < RADIX; d += WG) s_hist[d] = 0u;
   // Orders the zeroing before the counting.
@@ -39,12 +40,14 @@ void main() {
   if (from_b) {
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
       const uint i = min(first + k * WG, n - 1u);
-      raw[k] = uvec2(keys_b[i * KEY_WORDS], KEY_WORDS == 2u ? keys_b[i * 2u + 1u] : 0u);
+      raw[k] = KEY_WORDS == 2u ? uvec2(keys_b[key_word_index(i, 0u, planar, n)], keys_b[key_word_index(i, 1u, planar, n)])
+                               : uvec2(keys_b[i], 0u);
     }
   } else {
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
       const uint i = min(first + k * WG, n - 1u);
-      raw[k] = uvec2(keys_a[i * KEY_WORDS], KEY_WORDS == 2u ? keys_a[i * 2u + 1u] : 0u);
+      raw[k] = KEY_WORDS == 2u ? uvec2(keys_a[key_word_index(i, 0u, planar, n)], keys_a[key_word_index(i, 1u, planar, n)])
+                               : uvec2(keys_a[i], 0u);
     }
   }
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
