@@ -57,8 +57,9 @@ uvec2 from_ordered_key(uvec2 ordered) {
 // 64-bit integer keys move one word at a time through a digit pass: the word that holds the
 // pass's digit is ranked and staged alone, and the other word follows it like a value, so that a
 // key costs the ranking one register instead of two. Each word's transform (keys.glsl) needs only
-// that word for integers; a double's does not (its sign and its NaNs span both words), so doubles
-// keep whole keys.
+// that word for integers; a double's does not (its sign and its NaNs span both words), so the
+// host sorts doubles as the unsigned integers of their ordered form (sort/radix/order_doubles)
+// and no pass sees them as floats.
 const bool SPLIT_KEY = KEY_WORDS == 2u && KEY_KIND != KEY_KIND_FLOAT;
 
 // Where word `word` (0 low, 1 high) of 64-bit key i lies in a keys buffer: interleaved, the

@@ -75,9 +75,10 @@ std::uint32_t staging_words(std::uint32_t subgroups, std::uint32_t tile, std::ui
 // an SM, which measured fastest (docs/perf-notes.md).
 std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vendor_id == 0x10DE ? 10 : 16; }
 
-// Words per key that the scatter stages at once: 64-bit integer keys move one word at a time
-// (SPLIT_KEY in radix.glsl), doubles as whole keys.
-std::uint32_t staged_key_words(KeyType key) { return key == KeyType::f64 ? 2 : 1; }
+// Doubles are sorted as the unsigned integers of their ordered form (order_doubles.comp turns
+// them into it before the sort and back after), so that every 64-bit key moves one word at a
+// time through the passes (SPLIT_KEY in radix.glsl): a double's own transform needs both words.
+KeyType kernel_key_type(KeyType key) { return key == KeyType::f64 ? KeyType::u64 : key; }
 
 Tuning choose_tuning(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t value_words) {
   const std::uint32_t min_subgroup = std::max<std::uint32_t>(1, device.min_subgroup_size);
@@ -139,7 +140,7 @@ Plan make_plan(const DeviceInfo& device, KeyType key, ValueType value, std::uint
   p.value_words = static_cast<std::uint32_t>(value_bytes(value) / 4);
   p.passes = 4 * p.key_words;
   p.lookback = lookback;
-  p.tuning = choose_tuning(device, staged_key_words(key), p.value_words);
+  p.tuning = choose_tuning(device, 1, p.value_words);  // keys are staged one word at a time
   p.tiles = std::max<std::uint64_t>(1, groups_for(max_count, p.tuning.tile()));
   p.keys_bytes = std::max<std::uint64_t>(4, max_count * p.key_words * 4);
   p.values_bytes = std::max<std::uint64_t>(4, max_count * p.value_words * 4);
@@ -261,10 +262,16 @@ class RadixSort final : public Algorithm {
     const Plan p = make_plan(device, job.key_type, job.value_type, job.max_count, lookback);
     if (job.temporary_bytes < p.total) throw Error("radix sort: the temporary buffer is too small");
     const Bindings b = make_bindings(job, p);
+    const bool doubles = job.key_type == KeyType::f64;
+    Job inner = job;  // what the kernels sort: doubles as their ordered form, ascending
+    inner.key_type = kernel_key_type(job.key_type);
+    if (doubles) inner.order = SortOrder::ascending;
+    if (doubles) record_order_doubles(ctx, r, job, true);
     r.fill_buffer(b.state.buffer, b.state.offset, p.zero_bytes, 0);
-    record_histogram(ctx, r, job, p, b);
-    for (std::uint32_t pass = 0; pass < p.passes; ++pass) record_pass(ctx, r, job, p, b, pass);
-    record_copy_back(ctx, r, job, p, b);
+    record_histogram(ctx, r, inner, p, b);
+    for (std::uint32_t pass = 0; pass < p.passes; ++pass) record_pass(ctx, r, inner, p, b, pass);
+    record_copy_back(ctx, r, inner, p, b);
+    if (doubles) record_order_doubles(ctx, r, job, false);
   }
 
  private:
@@ -347,6 +354,18 @@ class RadixSort final : public Algorithm {
   }
 
   // Over the grid that the histogram's last workgroup wrote: copy_back_groups(), or none when the data ends in A.
+  // Turns the keys of a double sort into their ordered form in place, or back (order_doubles.comp).
+  static void record_order_doubles(Context& ctx, Recorder& r, const Job& job, bool to_ordered) {
+    const std::uint32_t wg = streaming_workgroup_size(ctx.info());
+    const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/order_doubles",
+                                          .specialization = {wg, to_ordered ? 1u : 0u, job.descending() ? 1u : 0u},
+                                          .bindings = 2,
+                                          .push_bytes = 4});
+    const Binding bindings[] = {job.count, {job.keys.buffer, Access::read_write, job.keys.offset, job.max_count * 8}};
+    const std::uint32_t push = count32(job);
+    r.dispatch(pipe, bindings, &push, sizeof push, groups_for(job.max_count, wg));
+  }
+
   static void record_copy_back(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b) {
     const std::uint32_t wg = streaming_workgroup_size(ctx.info());
     const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/copy_back",

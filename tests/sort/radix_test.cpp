@@ -95,6 +95,9 @@ TEST_P(RadixSortTest, WritesEveryKeyBackCanonicalWhenAllKeysAreEqual) {
   std::vector<float> keys(5000, negative_nan);
   sort(ctx(), std::span<float>(keys), options());
   for (float k : keys) ASSERT_TRUE(std::isnan(k) && !std::signbit(k));
+  std::vector<double> doubles(5000, -std::numeric_limits<double>::quiet_NaN());
+  sort(ctx(), std::span<double>(doubles), options());
+  for (double k : doubles) ASSERT_TRUE(std::isnan(k) && !std::signbit(k));
   std::vector<std::uint64_t> same(3333, 0x0123456789ABCDEFull);
   expect_stable_pairs(same, SortOrder::descending);
 }
