@@ -59,8 +59,8 @@ uvec2 from_ordered_key(uvec2 ordered) {
 // key costs the ranking one register instead of two. Each word's transform (keys.glsl) needs only
 // that word for integers; a double's does not (its sign and its NaNs span both words), so the
 // host sorts doubles as the unsigned integers of their ordered form (sort/radix/order_doubles)
-// and no pass sees them as floats.
-const bool SPLIT_KEY = KEY_WORDS == 2u && KEY_KIND != KEY_KIND_FLOAT;
+// and no pass sees them as floats: every 64-bit key is split.
+const bool SPLIT_KEY = KEY_WORDS == 2u;
 
 // Where word `word` (0 low, 1 high) of 64-bit key i lies in a keys buffer: interleaved, the
 // caller's layout (key i at 2i and 2i + 1), or planar (the low words of the n keys, then their

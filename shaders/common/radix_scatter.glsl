@@ -30,7 +30,7 @@ layout(constant_id = 4) const uint KEY_KIND = 0;
 layout(constant_id = 5) const bool DESCENDING = false;
 layout(constant_id = 6) const uint MAX_SUBGROUPS = 16;  // workgroup size / smallest subgroup size
 layout(constant_id = 7) const uint SCAN_MODE = 0;       // 0: decoupled look-back, 1: tile table
-layout(constant_id = 8) const uint SHARED_WORDS = 4096; // max(MAX_SUBGROUPS * 256, tile * words)
+layout(constant_id = 8) const uint SHARED_WORDS = 4096; // max(MAX_SUBGROUPS * 256, tile * value words, tile)
 layout(constant_id = 9) const uint BALLOT_WORDS = 4;     // 1 when no subgroup exceeds 32 lanes
 layout(constant_id = 10) const uint LOOKBACK_WINDOW = 4; // earlier tiles read at once per digit
 layout(constant_id = 11) const bool LOOKBACK_SPIN = true; // false: look-back in barrier rounds
@@ -43,9 +43,6 @@ const uint DIGITS_PER_INVOCATION = (256u + WG - 1u) / WG;
 #include "grid.glsl"
 #include "radix.glsl"
 #include "workgroup_scan.glsl"
-
-// Split keys (SPLIT_KEY, radix.glsl) stage one word at a time.
-const uint STAGED_KEY_WORDS = SPLIT_KEY ? 1u : KEY_WORDS;
 
 layout(std430, binding = 0) readonly buffer Count { uint count_value; };
 layout(std430, binding = 1) buffer KeysA { uint keys_a[]; };
@@ -72,19 +69,19 @@ shared uint s_waiting[3];         // look-back rounds: invocations still waiting
 const uint FLAG_AGGREGATE = 1u;
 const uint FLAG_INCLUSIVE = 2u;
 
-// Loads item k of this invocation (tile index first + k * stride) for every k, from the A or B
+// Loads 32-bit key k of this invocation (tile index first + k * stride) for every k, from the A or B
 // buffers. The buffer is chosen once and indices past the count are clamped to the last key, so
 // the loads carry no condition and all ITEMS of them can be in flight together.
 void load_keys(bool from_b, uint first, uint stride, uint last, out uvec2 raw[ITEMS]) {
   if (from_b) {
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
       const uint i = min(first + k * stride, last);
-      raw[k] = uvec2(keys_b[i * KEY_WORDS], KEY_WORDS == 2u ? keys_b[i * 2u + 1u] : 0u);
+      raw[k] = uvec2(keys_b[i], 0u);
     }
   } else {
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
       const uint i = min(first + k * stride, last);
-      raw[k] = uvec2(keys_a[i * KEY_WORDS], KEY_WORDS == 2u ? keys_a[i * 2u + 1u] : 0u);
+      raw[k] = uvec2(keys_a[i], 0u);
     }
   }
 }
@@ -119,11 +116,9 @@ uint ordered_key_word(uint w, uint word) {
 
 void store_key(bool to_b, uint i, uvec2 k) {
   if (to_b) {
-    keys_b[i * KEY_WORDS] = k.x;
-    if (KEY_WORDS == 2u) keys_b[i * 2u + 1u] = k.y;
+    keys_b[i] = k.x;
   } else {
-    keys_a[i * KEY_WORDS] = k.x;
-    if (KEY_WORDS == 2u) keys_a[i * 2u + 1u] = k.y;
+    keys_a[i] = k.x;
   }
 }
 
@@ -419,8 +414,7 @@ void main() {
   // Orders every read of the counters before the staging below overwrites them.
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    s_work[rank[k]] = key[k].x;
-    if (STAGED_KEY_WORDS == 2u) s_work[TILE + rank[k]] = key[k].y;
+    s_work[rank[k]] = key[k].x;  // split 64-bit keys stage one word at a time
   }
   // The loads of the split keys' other words and of the values are issued before the look-back,
   // whose waiting hides their latency (the keys are staged by now, so their registers are free).
@@ -447,7 +441,7 @@ void main() {
       position[k] = s_offset[digit_of(uvec2(ordered), pc.pass)] + i;
       if (i < valid) store_key_word(!from_b, write_planar, position[k], digit_word(), ordered_key_word(ordered, digit_word()));
     } else {
-      const uvec2 ordered = uvec2(s_work[i], KEY_WORDS == 2u ? s_work[TILE + i] : 0u);
+      const uvec2 ordered = uvec2(s_work[i], 0u);
       position[k] = s_offset[digit_of(ordered, pc.pass)] + i;
       if (i < valid) store_key(!from_b, position[k], from_ordered_key(ordered));
     }

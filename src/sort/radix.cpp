@@ -80,7 +80,8 @@ std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vend
 // time through the passes (SPLIT_KEY in radix.glsl): a double's own transform needs both words.
 KeyType kernel_key_type(KeyType key) { return key == KeyType::f64 ? KeyType::u64 : key; }
 
-Tuning choose_tuning(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t value_words) {
+// Keys are staged one word at a time (64-bit keys are split), values whole.
+Tuning choose_tuning(const DeviceInfo& device, std::uint32_t value_words) {
   const std::uint32_t min_subgroup = std::max<std::uint32_t>(1, device.min_subgroup_size);
   const std::uint32_t limit = std::min(device.max_workgroup_invocations, device.max_workgroup_size[0]);
   std::uint32_t workgroup = std::min({512u, limit, 16 * min_subgroup});
@@ -89,7 +90,7 @@ Tuning choose_tuning(const DeviceInfo& device, std::uint32_t key_words, std::uin
   Tuning t;
   t.workgroup = workgroup;
   t.max_subgroups = max_subgroups(device, workgroup);
-  const std::uint32_t words = std::max(key_words, value_words);
+  const std::uint32_t words = std::max(1u, value_words);
   const std::uint32_t fixed = 2 * kRadix + t.max_subgroups + 8;
   while (items > 1 && (staging_words(t.max_subgroups, workgroup * items, words) + fixed) * 4 > device.shared_memory_bytes) {
     --items;
@@ -140,7 +141,7 @@ Plan make_plan(const DeviceInfo& device, KeyType key, ValueType value, std::uint
   p.value_words = static_cast<std::uint32_t>(value_bytes(value) / 4);
   p.passes = 4 * p.key_words;
   p.lookback = lookback;
-  p.tuning = choose_tuning(device, 1, p.value_words);  // keys are staged one word at a time
+  p.tuning = choose_tuning(device, p.value_words);
   p.tiles = std::max<std::uint64_t>(1, groups_for(max_count, p.tuning.tile()));
   p.keys_bytes = std::max<std::uint64_t>(4, max_count * p.key_words * 4);
   p.values_bytes = std::max<std::uint64_t>(4, max_count * p.value_words * 4);
@@ -265,8 +266,10 @@ class RadixSort final : public Algorithm {
     const bool doubles = job.key_type == KeyType::f64;
     Job inner = job;  // what the kernels sort: doubles as their ordered form, ascending
     inner.key_type = kernel_key_type(job.key_type);
-    if (doubles) inner.order = SortOrder::ascending;
-    if (doubles) record_order_doubles(ctx, r, job, true);
+    if (doubles) {
+      inner.order = SortOrder::ascending;
+      record_order_doubles(ctx, r, job, true);
+    }
     r.fill_buffer(b.state.buffer, b.state.offset, p.zero_bytes, 0);
     record_histogram(ctx, r, inner, p, b);
     for (std::uint32_t pass = 0; pass < p.passes; ++pass) record_pass(ctx, r, inner, p, b, pass);
