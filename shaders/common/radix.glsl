@@ -69,6 +69,15 @@ const bool SPLIT_KEY = KEY_WORDS == 2u;
 // and its value are; interleaved, a pass's loads and stores of one word use half of every sector.
 uint key_word_index(uint i, uint word, bool planar, uint n) { return planar ? word * n + i : i * 2u + word; }
 
+// The word of a split key that holds pass p's digit (low word first).
+uint digit_word(uint pass) { return pass >= 4u ? 1u : 0u; }
+
+// The ordered form of one word of a split key; the map is its own inverse.
+uint ordered_key_word(uint w, uint word) {
+  const uint t = KEY_KIND == KEY_KIND_INT && word == 1u ? w ^ 0x80000000u : w;
+  return DESCENDING ? ~t : t;
+}
+
 // Stands for positions past the element count: digit 255 in every pass, so such keys rank last.
 const uvec2 ORDERED_KEY_MAX = uvec2(0xFFFFFFFFu);
 

@@ -86,9 +86,6 @@ void load_keys(bool from_b, uint first, uint stride, uint last, out uvec2 raw[IT
   }
 }
 
-// The word of a 64-bit key that holds pass p's digit (low word first).
-uint digit_word() { return pc.pass >= 4u ? 1u : 0u; }
-
 uint key_count;  // the keys this sort sorts, set once by main
 
 // Word `word` of the split key at index first + k * stride for every k, clamped as load_keys.
@@ -106,12 +103,6 @@ void store_key_word(bool to_b, bool planar, uint i, uint word, uint w) {
   } else {
     keys_a[key_word_index(i, word, planar, key_count)] = w;
   }
-}
-
-// The ordered form of one word of a 64-bit integer key; the map is its own inverse.
-uint ordered_key_word(uint w, uint word) {
-  const uint t = KEY_KIND == KEY_KIND_INT && word == 1u ? w ^ 0x80000000u : w;
-  return DESCENDING ? ~t : t;
 }
 
 void store_key(bool to_b, uint i, uvec2 k) {
@@ -377,9 +368,9 @@ void main() {
   if (SPLIT_KEY) {
     // Both halves of key[k] hold the digit's word, so that digit_of() finds it in either pass half.
     uint word[ITEMS];
-    load_key_word(from_b, read_planar, tile_base + run, gl_SubgroupSize, n - 1u, digit_word(), word);
+    load_key_word(from_b, read_planar, tile_base + run, gl_SubgroupSize, n - 1u, digit_word(pc.pass), word);
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-      key[k] = uvec2(run + k * gl_SubgroupSize < valid ? ordered_key_word(word[k], digit_word()) : ORDERED_KEY_MAX.x);
+      key[k] = uvec2(run + k * gl_SubgroupSize < valid ? ordered_key_word(word[k], digit_word(pc.pass)) : ORDERED_KEY_MAX.x);
     }
   } else {
     load_keys(from_b, tile_base + run, gl_SubgroupSize, n - 1u, key);
@@ -418,7 +409,7 @@ void main() {
   }
   // The loads of the split keys' other words and of the values are issued before the look-back,
   // whose waiting hides their latency (the keys are staged by now, so their registers are free).
-  if (SPLIT_KEY) load_key_word(from_b, read_planar, tile_base + run, gl_SubgroupSize, n - 1u, digit_word() ^ 1u, other_word);
+  if (SPLIT_KEY) load_key_word(from_b, read_planar, tile_base + run, gl_SubgroupSize, n - 1u, digit_word(pc.pass) ^ 1u, other_word);
   uvec2 value[ITEMS];
   if (VALUE_WORDS != 0u) load_values(from_b, tile_base + run, gl_SubgroupSize, n - 1u, value);
   if (SCAN_MODE == 0u) {
@@ -439,7 +430,7 @@ void main() {
     if (SPLIT_KEY) {
       const uint ordered = s_work[i];
       position[k] = s_offset[digit_of(uvec2(ordered), pc.pass)] + i;
-      if (i < valid) store_key_word(!from_b, write_planar, position[k], digit_word(), ordered_key_word(ordered, digit_word()));
+      if (i < valid) store_key_word(!from_b, write_planar, position[k], digit_word(pc.pass), ordered_key_word(ordered, digit_word(pc.pass)));
     } else {
       const uvec2 ordered = uvec2(s_work[i], 0u);
       position[k] = s_offset[digit_of(ordered, pc.pass)] + i;
@@ -454,7 +445,7 @@ void main() {
     barrier();
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
       const uint i = k * WG + lid;
-      if (i < valid) store_key_word(!from_b, write_planar, position[k], digit_word() ^ 1u, s_work[i]);
+      if (i < valid) store_key_word(!from_b, write_planar, position[k], digit_word(pc.pass) ^ 1u, s_work[i]);
     }
   }
   if (VALUE_WORDS == 0u) return;

@@ -36,22 +36,22 @@ void main() {
   barrier();
   // Indices past the count are clamped (and not counted), so all loads can be in flight at once.
   const uint first = tile * TILE + lid;
-  uvec2 raw[ITEMS];
+  const uint word = digit_word(pc.pass);  // a split key's other word is not needed
+  uint raw[ITEMS];
   if (from_b) {
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
       const uint i = min(first + k * WG, n - 1u);
-      raw[k] = KEY_WORDS == 2u ? uvec2(keys_b[key_word_index(i, 0u, planar, n)], keys_b[key_word_index(i, 1u, planar, n)])
-                               : uvec2(keys_b[i], 0u);
+      raw[k] = SPLIT_KEY ? keys_b[key_word_index(i, word, planar, n)] : keys_b[i];
     }
   } else {
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
       const uint i = min(first + k * WG, n - 1u);
-      raw[k] = KEY_WORDS == 2u ? uvec2(keys_a[key_word_index(i, 0u, planar, n)], keys_a[key_word_index(i, 1u, planar, n)])
-                               : uvec2(keys_a[i], 0u);
+      raw[k] = SPLIT_KEY ? keys_a[key_word_index(i, word, planar, n)] : keys_a[i];
     }
   }
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    if (first + k * WG < n) atomicAdd(s_hist[digit_of(to_ordered_key(raw[k]), pc.pass)], 1u);
+    const uint ordered = SPLIT_KEY ? ordered_key_word(raw[k], word) : to_ordered_key(uvec2(raw[k], 0u)).x;
+    if (first + k * WG < n) atomicAdd(s_hist[digit_of(uvec2(ordered), pc.pass)], 1u);
   }
   // Orders every count before the counts are written out.
   barrier();
