@@ -4,6 +4,8 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_EXT_control_flow_attributes : require
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint ITEMS = 8;           // counts per invocation per round
@@ -22,28 +24,38 @@ layout(push_constant) uniform Push { uint pass; uint tiles; uint max_count; } pc
 
 const uint WG = gl_WorkGroupSize.x;
 
+// Each round covers WG * ITEMS counts. Subgroup s takes the run [s * size * ITEMS, (s + 1) *
+// size * ITEMS) of the round, and lane l its counts l, l + size, ...: every load and store of a
+// subgroup is contiguous. (A run per invocation instead, the natural order for one workgroup
+// scan, makes each load instruction touch a sector per lane.)
 void main() {
   const uint n = min(count_value, pc.max_count);
   const uint digit = linear_workgroup_id();
   if (digit >= RADIX) return;
   const uint used = n / TILE + (n % TILE != 0u ? 1u : 0u);  // tiles that hold keys
   const uint row = STATE_TILES + digit * pc.tiles;
-  const uint first = (gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID) * ITEMS;
+  const uint size = gl_SubgroupSize;
   uint carry = state[STATE_OFFSETS + pc.pass * RADIX + digit];
   for (uint round = 0u; round < used; round += WG * ITEMS) {
+    const uint first = round + gl_SubgroupID * size * ITEMS + gl_SubgroupInvocationID;
     uint counts[ITEMS];
-    uint sum = 0u;
-    for (uint k = 0u; k < ITEMS; ++k) {
-      const uint t = round + first + k;
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+      const uint t = first + k * size;
       counts[k] = t < used ? state[row + t] : 0u;
-      sum += counts[k];
+    }
+    // The prefix of each count within its subgroup's run, and the run's total.
+    uint within[ITEMS];
+    uint run_total = 0u;
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+      within[k] = run_total + subgroupExclusiveAdd(counts[k]);
+      run_total += subgroupAdd(counts[k]);
     }
     uint total;
-    uint running = carry + workgroup_exclusive_add(sum, total);
-    for (uint k = 0u; k < ITEMS; ++k) {
-      const uint t = round + first + k;
-      if (t < used) state[row + t] = running;
-      running += counts[k];
+    const uint before = workgroup_exclusive_add(subgroupElect() ? run_total : 0u, total);
+    const uint base = carry + subgroupBroadcastFirst(before);  // the runs of earlier subgroups
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+      const uint t = first + k * size;
+      if (t < used) state[row + t] = base + within[k];
     }
     carry += total;
   }
