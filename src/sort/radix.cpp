@@ -356,7 +356,6 @@ class RadixSort final : public Algorithm {
     return groups_for(job.max_count, streaming_workgroup_size(device));
   }
 
-  // Over the grid that the histogram's last workgroup wrote: copy_back_groups(), or none when the data ends in A.
   // Turns the keys of a double sort into their ordered form in place, or back (order_doubles.comp).
   static void record_order_doubles(Context& ctx, Recorder& r, const Job& job, bool to_ordered) {
     const std::uint32_t wg = streaming_workgroup_size(ctx.info());
@@ -369,6 +368,7 @@ class RadixSort final : public Algorithm {
     r.dispatch(pipe, bindings, &push, sizeof push, groups_for(job.max_count, wg));
   }
 
+  // Over the grid that the histogram's last workgroup wrote: copy_back_groups(), or none when the data ends in A.
   static void record_copy_back(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b) {
     const std::uint32_t wg = streaming_workgroup_size(ctx.info());
     const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/copy_back",
