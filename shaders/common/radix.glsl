@@ -23,7 +23,11 @@
 //   [STATE_TILES ...]                     look-back: (table * tiles + tile) * 256 + digit, where
 //                                         table is 1 for passes that read the B buffers: two
 //                                         tables, each running pass zeroing the next one's;
-//                                         reduce-then-scan: digit * tiles + tile
+//                                         then pass 0's tile table (digit * tiles + tile),
+//                                         which the histogram pass counts.
+//                                         Reduce-then-scan: one tile table (digit * tiles +
+//                                         tile), counted by the histogram for pass 0 and by the
+//                                         upsweep for the others
 const uint STATE_OFFSETS = 0u;
 const uint STATE_PASS_INFO = 2048u;
 const uint STATE_FINAL = 2056u;

@@ -29,11 +29,18 @@ layout(constant_id = 3) const uint VALUE_WORDS = 0;   // 0: keys only, 1 or 2: v
 layout(constant_id = 4) const uint KEY_KIND = 0;
 layout(constant_id = 5) const bool DESCENDING = false;
 layout(constant_id = 6) const uint MAX_SUBGROUPS = 16;  // workgroup size / smallest subgroup size
-layout(constant_id = 7) const uint SCAN_MODE = 0;       // 0: decoupled look-back, 1: tile table
+layout(constant_id = 7) const uint SCAN_MODE = 0;       // see SCAN_* below
 layout(constant_id = 8) const uint SHARED_WORDS = 4096; // max(MAX_SUBGROUPS * 256, tile * value words, tile)
 layout(constant_id = 9) const uint BALLOT_WORDS = 4;     // 1 when no subgroup exceeds 32 lanes
 layout(constant_id = 10) const uint LOOKBACK_WINDOW = 4; // earlier tiles read at once per digit
 layout(constant_id = 11) const bool LOOKBACK_SPIN = true; // false: look-back in barrier rounds
+
+// Where a tile's global digit offsets come from: decoupled look-back; a tile table that
+// scan_tiles wrote (reduce-then-scan); or a tile table on the look-back path (pass 0, whose tile
+// counts the histogram pass took), whose pass still clears the next pass's look-back table.
+const uint SCAN_LOOKBACK = 0u;
+const uint SCAN_TABLE = 1u;
+const uint SCAN_TABLE_CLEARING = 2u;
 
 const uint WG = gl_WorkGroupSize.x;
 const uint TILE = WG * ITEMS;
@@ -54,6 +61,7 @@ layout(push_constant) uniform Push {
   uint pass;
   uint tiles;      // tiles for max_count: the grid size and the stride of the state tables
   uint max_count;
+  uint table;      // tile-table modes: the tile table's first word
 } pc;
 
 // Per-subgroup digit counters while ranking; afterwards the staging area of the scatter.
@@ -199,11 +207,11 @@ uint subgroup_rank(uint digit, uint counters, uvec4 lanes) {
 // ticket is taken first thing, so that its round trip overlaps the loads of the pass flags and
 // the count and the zeroing of the counters.
 void take_ticket() {
-  if (SCAN_MODE == 0u && gl_LocalInvocationIndex == 0u) s_tile = atomicAdd(state[STATE_TICKETS + pc.pass], 1u);
+  if (SCAN_MODE == SCAN_LOOKBACK && gl_LocalInvocationIndex == 0u) s_tile = atomicAdd(state[STATE_TICKETS + pc.pass], 1u);
 }
 
 // The tile this workgroup ranks, once a barrier has ordered take_ticket's store before the read.
-uint ticket_tile() { return SCAN_MODE == 1u ? linear_workgroup_id() : s_tile; }
+uint ticket_tile() { return SCAN_MODE == SCAN_LOOKBACK ? s_tile : linear_workgroup_id(); }
 
 // The look-back word of (tile, digit) in a table: running passes alternate between two tables,
 // as they alternate between reading the A and the B buffers (table 1 for passes reading B).
@@ -345,7 +353,7 @@ void main() {
   const bool write_planar = (info & PASS_WRITE_PLANAR) != 0u;
   const uint lid = gl_LocalInvocationIndex;
   lookback_table = from_b ? 1u : 0u;
-  if (SCAN_MODE == 0u) clear_next_table(lookback_table);
+  if (SCAN_MODE == SCAN_LOOKBACK || SCAN_MODE == SCAN_TABLE_CLEARING) clear_next_table(lookback_table);
   for (uint i = lid; i < MAX_SUBGROUPS * RADIX; i += WG) s_work[i] = 0u;
   // Orders the ticket's store before every invocation reads it, and the zeroing of the counters
   // before the ranking updates them.
@@ -391,7 +399,7 @@ void main() {
     }
     if (d == RADIX - 1u) sum -= TILE - valid;  // the stand-ins past the count are not keys
     s_tile_start[d] = sum;
-    if (SCAN_MODE == 0u) publish(tile, d, (tile == 0u ? FLAG_INCLUSIVE : FLAG_AGGREGATE) | (sum << 2u));
+    if (SCAN_MODE == SCAN_LOOKBACK) publish(tile, d, (tile == 0u ? FLAG_INCLUSIVE : FLAG_AGGREGATE) | (sum << 2u));
   }
   // Orders the digit counts' stores before their scan reads them.
   barrier();
@@ -412,14 +420,14 @@ void main() {
   if (SPLIT_KEY) load_key_word(from_b, read_planar, tile_base + run, gl_SubgroupSize, n - 1u, digit_word(pc.pass) ^ 1u, other_word);
   uvec2 value[ITEMS];
   if (VALUE_WORDS != 0u) load_values(from_b, tile_base + run, gl_SubgroupSize, n - 1u, value);
-  if (SCAN_MODE == 0u) {
+  if (SCAN_MODE == SCAN_LOOKBACK) {
     if (LOOKBACK_SPIN) {
       look_back_spinning(tile, lid);
     } else {
       look_back_rounds(tile, lid);
     }
   } else {
-    for (uint d = lid; d < RADIX; d += WG) s_offset[d] = state[STATE_TILES + d * pc.tiles + tile] - s_tile_start[d];
+    for (uint d = lid; d < RADIX; d += WG) s_offset[d] = state[pc.table + d * pc.tiles + tile] - s_tile_start[d];
   }
   // Orders the staged keys and the digit offsets before the scatter reads them.
   barrier();

@@ -13,6 +13,10 @@
 //   look-back word packs a 2-bit flag with a 30-bit count).
 // - reduce-then-scan: an upsweep counts each tile's digits, a scan turns them into offsets, and
 //   the scatter reads them; no workgroup ever waits on another.
+// Pass 0 can take the second form without an upsweep: the histogram pass, which reads every key
+// anyway, then reads them in the scatter's tiles and counts each tile's pass-0 digits.
+// Reduce-then-scan always does; look-back does for 32-bit keys alone, the one case it measured
+// faster (docs/perf-notes.md, ninth session).
 // RadixScan::automatic takes look-back on NVIDIA and AMD discrete GPUs (whose schedulers keep
 // started workgroups running) and reduce-then-scan everywhere else, lavapipe included: its
 // look-back would not hang (tiles are numbered in the order workgroups start), but a spinning
@@ -36,6 +40,8 @@ constexpr std::uint64_t kDispatchWord = 2080;      // each pass's scatter grid (
 constexpr std::uint64_t kScanDispatchWord = 2104;  // each pass's scan_tiles grid
 constexpr std::uint64_t kCopyDispatchWord = 2128;  // copy_back's grid
 constexpr std::uint32_t kRadix = 256;
+// The scatter's SCAN_MODE (radix_scatter.glsl).
+constexpr std::uint32_t kScanLookback = 0, kScanTable = 1, kScanTableClearing = 2;
 // The histogram's grid cap: enough workgroups to fill a large GPU (an H100 holds about 1,000 of
 // 256 invocations), few enough that the per-workgroup cost (1,024 global atomics, a device-scope
 // release) stays small: at 2^28 keys one workgroup per 8,192 keys would be 32,768 of them.
@@ -109,11 +115,23 @@ struct Plan {
   std::uint32_t value_words = 0;
   std::uint32_t passes = 4;
   bool lookback = false;
+  bool first_from_table = true;  // pass 0 reads its offsets from the histogram's tile table
   Tuning tuning;
+  std::uint32_t first_table = 0;  // the state word where pass 0's tile table starts
   std::uint64_t tiles = 0;
   std::uint64_t alt_keys = 0, alt_values = 0, state = 0;  // byte offsets in the temporary range
   std::uint64_t keys_bytes = 0, values_bytes = 0, state_bytes = 0, zero_bytes = 0, total = 0;
 };
+
+// Whether the look-back path's pass 0 reads its offsets from the histogram's tile table. On an
+// H100 that saved 3% for 32-bit keys and lost 2-3% for pairs and up to 0.5% for 64-bit keys:
+// without a look-back to wait on, the loads of the values (or of a split key's other word) are
+// no longer hidden. VKC_RADIX_FIRST_TABLE=0 or 1 overrides, for tuning runs.
+bool lookback_first_pass_from_table(std::uint32_t key_words, std::uint32_t value_words) {
+  const char* text = std::getenv("VKC_RADIX_FIRST_TABLE");
+  if (text && *text) return *text == '1';
+  return key_words == 1 && value_words == 0;
+}
 
 // Look-back needs forward progress between running workgroups, which NVIDIA's and AMD's
 // discrete GPUs give; everything else, lavapipe included, takes reduce-then-scan.
@@ -145,9 +163,13 @@ Plan make_plan(const DeviceInfo& device, KeyType key, ValueType value, std::uint
   p.tiles = std::max<std::uint64_t>(1, groups_for(max_count, p.tuning.tile()));
   p.keys_bytes = std::max<std::uint64_t>(4, max_count * p.key_words * 4);
   p.values_bytes = std::max<std::uint64_t>(4, max_count * p.value_words * 4);
-  // Look-back: two tables of tiles x 256 words, running passes alternating; the histogram zeroes
-  // the first and each pass the next one. Reduce-then-scan: one table of 256 x tiles counts.
-  const std::uint64_t table_words = (lookback ? 2 : 1) * p.tiles * kRadix;
+  // Look-back: two tables of tiles x 256 words, running passes alternating (the histogram zeroes
+  // the first and each pass the next one), then pass 0's table of 256 x tiles counts.
+  // Reduce-then-scan: one table of 256 x tiles counts, pass 0's included.
+  p.first_from_table = !lookback || lookback_first_pass_from_table(p.key_words, p.value_words);
+  const std::uint64_t table_words = (lookback ? 3 : 1) * p.tiles * kRadix;
+  if (kStateHeaderWords + table_words > UINT32_MAX) throw Error("radix sort: too many elements for the state's word indices");
+  p.first_table = static_cast<std::uint32_t>(kStateHeaderWords + (lookback ? 2 * p.tiles * kRadix : 0));
   p.state_bytes = (kStateHeaderWords + table_words) * 4;
   p.zero_bytes = kStateHeaderWords * 4;
   p.alt_keys = 0;
@@ -229,10 +251,12 @@ Bindings make_bindings(const Job& job, const Plan& p) {
 
 struct PassPush {
   std::uint32_t pass, tiles, max_count;
+  std::uint32_t table;  // the tile table's first state word (tile-table scans)
 };
 
 struct HistogramPush {
   std::uint32_t max_count, table_words, grid_x, grid_y, copy_x, copy_y;
+  std::uint32_t tiles, first_table;
 };
 
 class RadixSort final : public Algorithm {
@@ -282,23 +306,26 @@ class RadixSort final : public Algorithm {
 
   // The histogram's last workgroup also prepares the passes: it writes each pass's grid for the
   // indirect dispatches below (the tiles' grid_for(), or no workgroups for a pass whose digit
-  // every key shares) and copy_back's.
+  // every key shares) and copy_back's. For pass 0's tile table it reads the keys in the
+  // scatter's tiles; else in chunks of 32 keys per invocation, all of their loads in flight at once.
   static void record_histogram(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b) {
     const DeviceInfo& device = ctx.info();
-    const std::uint32_t wg = streaming_workgroup_size(device);
-    const std::uint32_t items = 32;  // chunks of 8192 keys, all 32 loads of an invocation in flight at once
+    const std::uint32_t wg = p.first_from_table ? p.tuning.workgroup : streaming_workgroup_size(device);
+    const std::uint32_t items = p.first_from_table ? p.tuning.items : 32;
     const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/histogram",
                                           .specialization = {wg, items, p.key_words, key_kind(job.key_type),
-                                                             job.descending() ? 1u : 0u, p.passes, max_subgroups(device, wg)},
+                                                             job.descending() ? 1u : 0u, p.passes, max_subgroups(device, wg),
+                                                             p.first_from_table ? 1u : 0u},
                                           .bindings = 3,
                                           .push_bytes = sizeof(HistogramPush)});
     const Binding bindings[] = {b.count, {b.keys_a.buffer, Access::read, b.keys_a.offset, b.keys_a.range}, b.state};
     const Grid grid = grid_for(device, p.tiles);
     const Grid copy = grid_for(device, copy_back_groups(device, job));
-    const auto first_table = static_cast<std::uint32_t>(p.lookback ? p.tiles * kRadix : 0);
-    const HistogramPush push{count32(job), first_table, grid.x, grid.y, copy.x, copy.y};
-    r.dispatch(pipe, bindings, &push, sizeof push,
-               std::min<std::uint64_t>(kHistogramGroups, groups_for(job.max_count, std::uint64_t{wg} * items)));
+    const auto lookback_words = static_cast<std::uint32_t>(p.lookback ? p.tiles * kRadix : 0);
+    const HistogramPush push{count32(job), lookback_words, grid.x, grid.y, copy.x, copy.y,
+                             static_cast<std::uint32_t>(p.tiles), p.first_table};
+    const std::uint64_t chunks = groups_for(job.max_count, std::uint64_t{wg} * items);
+    r.dispatch(pipe, bindings, &push, sizeof push, std::min(kHistogramGroups, chunks));
   }
 
   // Dispatches over the grid that the histogram's last workgroup wrote at word `grid` of the state.
@@ -310,16 +337,17 @@ class RadixSort final : public Algorithm {
   static void record_pass(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b,
                           std::uint32_t pass) {
     const Tuning& t = p.tuning;
-    const PassPush push{pass, static_cast<std::uint32_t>(p.tiles), count32(job)};
-    if (!p.lookback) {
-      record_upsweep(ctx, r, job, p, b, push);
-      record_scan_tiles(ctx, r, p, b, push);
-    }
+    const bool from_table = !p.lookback || (pass == 0 && p.first_from_table);
+    const PassPush push{pass, static_cast<std::uint32_t>(p.tiles), count32(job),
+                        pass == 0 ? p.first_table : static_cast<std::uint32_t>(kStateHeaderWords)};
+    if (!p.lookback && pass != 0) record_upsweep(ctx, r, job, p, b, push);  // the histogram counted pass 0's tiles
+    if (from_table) record_scan_tiles(ctx, r, p, b, push);
+    const std::uint32_t scan_mode = !p.lookback ? kScanTable : from_table ? kScanTableClearing : kScanLookback;
     const bool partitioned = use_partitioned(ctx.info());
     const Pipeline& pipe = pipeline(
         ctx, {.shader = partitioned ? "sort/radix/scatter_partitioned" : "sort/radix/scatter",
               .specialization = {t.workgroup, t.items, p.key_words, p.value_words, key_kind(job.key_type),
-                                 job.descending() ? 1u : 0u, t.max_subgroups, p.lookback ? 0u : 1u, t.shared_words,
+                                 job.descending() ? 1u : 0u, t.max_subgroups, scan_mode, t.shared_words,
                                  ballot_words(ctx.info()), lookback_window(), lookback_spins(ctx.info()) ? 1u : 0u},
               .bindings = 6,
               .push_bytes = sizeof(PassPush),

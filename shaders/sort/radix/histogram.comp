@@ -2,6 +2,10 @@
 // shared memory, added to the state), zeroes the first look-back table, and lets the last
 // workgroup to finish prepare the passes (radix_prepare.glsl): one dispatch, where a separate
 // prepare kernel cost the sort one more barrier and dependent dispatch (~5.5 us on an H100).
+//
+// With TILE_TABLE, the keys are read in chunks of the scatter's tiles, and pass 0's digits are
+// also counted per tile into its tile table (state[first_table + digit * tiles + tile]): pass 0
+// then needs neither a look-back nor an upsweep of its own, only scan_tiles over this table.
 // Reads binding 0 (count) and 1 (keys); updates binding 2 (state).
 #version 450
 #extension GL_GOOGLE_include_directive : require
@@ -11,12 +15,13 @@
 #extension GL_EXT_control_flow_attributes : require
 
 layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint ITEMS = 16;     // keys per invocation
+layout(constant_id = 1) const uint ITEMS = 16;     // keys per invocation in a chunk of WG * ITEMS
 layout(constant_id = 2) const uint KEY_WORDS = 1;
 layout(constant_id = 3) const uint KEY_KIND = 0;
 layout(constant_id = 4) const bool DESCENDING = false;
 layout(constant_id = 5) const uint PASSES = 4;
 layout(constant_id = 6) const uint MAX_SUBGROUPS = 64;  // workgroup size / smallest subgroup size
+layout(constant_id = 7) const bool TILE_TABLE = true;   // chunks are the scatter's tiles; count pass 0's per tile
 #define WORKGROUP_SCAN_MAX_SUBGROUPS MAX_SUBGROUPS
 
 #include "grid.glsl"
@@ -31,43 +36,80 @@ layout(push_constant) uniform Push {
   uint table_words;     // look-back table 0's words (zeroed here), 0 for reduce-then-scan
   uint grid_x, grid_y;  // a running pass's scatter grid, as the host splits its tiles
   uint copy_x, copy_y;  // copy_back's grid, when the data ends in the B buffers
+  uint tiles;           // TILE_TABLE: tiles for max_count, the stride of the tile table
+  uint first_table;     // TILE_TABLE: the first word of pass 0's tile table
 } pc;
 
 const uint WG = gl_WorkGroupSize.x;
+const uint CHUNK = WG * ITEMS;
 const bool FLOAT_KEYS = KEY_KIND == KEY_KIND_FLOAT;  // a key's round trip through the ordered form may change it
 #include "radix_prepare.glsl"
 
+// Every pass's digit counts over the workgroup's chunks; with TILE_TABLE, pass 0's are added
+// tile by tile from s_tile_hist.
 shared uint s_hist[PASSES * RADIX];
+// Pass 0's digit counts of one tile. Two, used by alternate tiles, so that one barrier per tile
+// suffices (see count_digits).
+shared uint s_tile_hist[2 * RADIX];
 shared bool s_last;
 
-// Counts the digits of the keys [base, base + WG * ITEMS) into s_hist.
-void count_chunk(uint base, uint n) {
-  const uint lid = gl_LocalInvocationIndex;
+// Counts the digits of chunk `chunk` into s_hist, pass 0's into s_tile_hist[side * RADIX + digit]
+// with TILE_TABLE.
+void count_chunk(uint chunk, uint n, uint side) {
+  const uint first = chunk * CHUNK + gl_LocalInvocationIndex;
   // Indices past the count are clamped (and not counted), so all loads can be in flight at once.
   uvec2 raw[ITEMS];
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    const uint i = min(base + k * WG + lid, n - 1u);
+    const uint i = min(first + k * WG, n - 1u);
     raw[k] = uvec2(keys[i * KEY_WORDS], KEY_WORDS == 2u ? keys[i * 2u + 1u] : 0u);
   }
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    if (base + k * WG + lid >= n) break;
+    if (first + k * WG >= n) break;
     const uvec2 ordered = to_ordered_key(raw[k]);
-    [[unroll]] for (uint p = 0u; p < PASSES; ++p) atomicAdd(s_hist[p * RADIX + digit_of(ordered, p)], 1u);
+    if (TILE_TABLE) {
+      atomicAdd(s_tile_hist[side * RADIX + digit_of(ordered, 0u)], 1u);
+    } else {
+      atomicAdd(s_hist[digit_of(ordered, 0u)], 1u);
+    }
+    [[unroll]] for (uint p = 1u; p < PASSES; ++p) atomicAdd(s_hist[p * RADIX + digit_of(ordered, p)], 1u);
   }
 }
 
-// Adds the digits of every WG * ITEMS chunk this workgroup takes (chunks in a grid-stride loop:
-// the grid is capped, so that few workgroups pay for the global atomics and the release at the
-// end) to the global histogram, with relaxed device-scope atomics.
+// Writes a counted tile's pass-0 counts to the tile table and adds them to s_hist; zeroes them
+// for the tile after next, which counts into the same side.
+void flush_tile(uint tile, uint side) {
+  for (uint d = gl_LocalInvocationIndex; d < RADIX; d += WG) {
+    const uint c = s_tile_hist[side * RADIX + d];
+    s_tile_hist[side * RADIX + d] = 0u;
+    s_hist[d] += c;  // pass 0's entries: no other invocation touches this one
+    state[pc.first_table + d * pc.tiles + tile] = c;
+  }
+}
+
+// Adds the digits of every chunk this workgroup takes (chunks in a grid-stride loop: the grid is
+// capped, so that few workgroups pay for the global atomics and the release at the end) to the
+// global histogram, with relaxed device-scope atomics.
 void count_digits(uint n) {
   const uint lid = gl_LocalInvocationIndex;
   for (uint i = lid; i < PASSES * RADIX; i += WG) s_hist[i] = 0u;
+  for (uint i = lid; i < 2u * RADIX; i += WG) s_tile_hist[i] = 0u;
   // Orders the zeroing before the counting.
   barrier();
-  const uint chunk = WG * ITEMS;
+  const uint used = n / CHUNK + (n % CHUNK != 0u ? 1u : 0u);  // chunks that hold keys
   const uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
-  for (uint base = linear_workgroup_id() * chunk; base < n; base += groups * chunk) count_chunk(base, n);
-  // Orders every count before the workgroup's totals are added to the global histogram.
+  uint side = 0u;
+  for (uint chunk = linear_workgroup_id(); chunk < used; chunk += groups) {
+    count_chunk(chunk, n, side);
+    if (!TILE_TABLE) continue;
+    // Orders this tile's counts before their flush reads them. It also orders the previous
+    // tile's flush (the other side, read and zeroed before this barrier) before the next tile
+    // counts into that side.
+    barrier();
+    flush_tile(chunk, side);
+    side ^= 1u;
+  }
+  // Orders every count (and pass 0's flushed sums) before the workgroup's totals are added to
+  // the global histogram.
   barrier();
   for (uint i = lid; i < PASSES * RADIX; i += WG) {
     const uint c = s_hist[i];

@@ -1,5 +1,5 @@
 // Reduce-then-scan, step 2 of a radix pass: for one digit per workgroup, the exclusive prefix of its tile counts plus the
-// digit's first index. Reads binding 0 (count); updates binding 1 (state[STATE_TILES + digit * tiles + tile]).
+// digit's first index. Reads binding 0 (count); updates binding 1 (state[table + digit * tiles + tile]).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
@@ -20,7 +20,12 @@ layout(constant_id = 3) const uint TILE = 4096;         // keys per tile of the 
 
 layout(std430, binding = 0) readonly buffer Count { uint count_value; };
 layout(std430, binding = 1) buffer State { uint state[]; };
-layout(push_constant) uniform Push { uint pass; uint tiles; uint max_count; } pc;
+layout(push_constant) uniform Push {
+  uint pass;
+  uint tiles;      // tiles for max_count: the stride of the tile table
+  uint max_count;
+  uint table;      // the tile table's first word
+} pc;
 
 const uint WG = gl_WorkGroupSize.x;
 
@@ -33,7 +38,7 @@ void main() {
   const uint digit = linear_workgroup_id();
   if (digit >= RADIX) return;
   const uint used = n / TILE + (n % TILE != 0u ? 1u : 0u);  // tiles that hold keys
-  const uint row = STATE_TILES + digit * pc.tiles;
+  const uint row = pc.table + digit * pc.tiles;
   const uint size = gl_SubgroupSize;
   uint carry = state[STATE_OFFSETS + pc.pass * RADIX + digit];
   for (uint round = 0u; round < used; round += WG * ITEMS) {

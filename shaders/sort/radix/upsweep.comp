@@ -1,5 +1,5 @@
 // Reduce-then-scan, step 1 of a radix pass: each tile's digit counts, with no workgroup waiting on another.
-// Reads binding 0 (count), 1 or 2 (keys A or B, as PASS_FROM_B says) and 3 (state); writes state[STATE_TILES + digit * tiles + tile].
+// Reads binding 0 (count), 1 or 2 (keys A or B, as PASS_FROM_B says) and 3 (state); writes state[table + digit * tiles + tile].
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
@@ -17,7 +17,12 @@ layout(std430, binding = 0) readonly buffer Count { uint count_value; };
 layout(std430, binding = 1) readonly buffer KeysA { uint keys_a[]; };
 layout(std430, binding = 2) readonly buffer KeysB { uint keys_b[]; };
 layout(std430, binding = 3) buffer State { uint state[]; };
-layout(push_constant) uniform Push { uint pass; uint tiles; uint max_count; } pc;
+layout(push_constant) uniform Push {
+  uint pass;
+  uint tiles;      // tiles for max_count: the stride of the tile table
+  uint max_count;
+  uint table;      // the tile table's first word
+} pc;
 
 const uint WG = gl_WorkGroupSize.x;
 const uint TILE = WG * ITEMS;
@@ -55,5 +60,5 @@ void main() {
   }
   // Orders every count before the counts are written out.
   barrier();
-  for (uint d = lid; d < RADIX; d += WG) state[STATE_TILES + d * pc.tiles + tile] = s_hist[d];
+  for (uint d = lid; d < RADIX; d += WG) state[pc.table + d * pc.tiles + tile] = s_hist[d];
 }
