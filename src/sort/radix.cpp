@@ -164,10 +164,10 @@ Plan make_plan(const DeviceInfo& device, KeyType key, ValueType value, std::uint
   p.keys_bytes = std::max<std::uint64_t>(4, max_count * p.key_words * 4);
   p.values_bytes = std::max<std::uint64_t>(4, max_count * p.value_words * 4);
   // Look-back: two tables of tiles x 256 words, running passes alternating (the histogram zeroes
-  // the first and each pass the next one), then pass 0's table of 256 x tiles counts.
-  // Reduce-then-scan: one table of 256 x tiles counts, pass 0's included.
+  // the first and each pass the next one), then pass 0's table of 256 x tiles counts if it uses
+  // one. Reduce-then-scan: one table of 256 x tiles counts, pass 0's included.
   p.first_from_table = !lookback || lookback_first_pass_from_table(p.key_words, p.value_words);
-  const std::uint64_t table_words = (lookback ? 3 : 1) * p.tiles * kRadix;
+  const std::uint64_t table_words = (lookback ? (p.first_from_table ? 3 : 2) : 1) * p.tiles * kRadix;
   if (kStateHeaderWords + table_words > UINT32_MAX) throw Error("radix sort: too many elements for the state's word indices");
   p.first_table = static_cast<std::uint32_t>(kStateHeaderWords + (lookback ? 2 * p.tiles * kRadix : 0));
   p.state_bytes = (kStateHeaderWords + table_words) * 4;
