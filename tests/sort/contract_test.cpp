@@ -125,10 +125,7 @@ class SortContract : public GpuTest, public ::testing::WithParamInterface<Case> 
       } else {
         record_sort(ctx(), r.commands(), desc, n, buffers);
       }
-      // The caller's side of the barrier contract: the sort's writes before the download.
-      VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,
-                              VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT};
-      record_pipeline_barrier(r, barrier);
+      record_barrier_before_download(r.commands());
     });
     std::vector<T> out(max_n);
     ctx().download(keys, std::span<T>(out));
@@ -136,14 +133,7 @@ class SortContract : public GpuTest, public ::testing::WithParamInterface<Case> 
     EXPECT_TRUE(keys_sorted(head, std::vector<T>(out.begin(), out.begin() + n), SortOrder::ascending));
     for (std::size_t i = n; i < max_n; ++i) ASSERT_TRUE(same_key(input[i], out[i])) << "wrote past the count at " << i;
   }
-
-  void record_pipeline_barrier(Recorder& r, const VkMemoryBarrier& barrier);
 };
-
-void SortContract::record_pipeline_barrier(Recorder& r, const VkMemoryBarrier& barrier) {
-  vk::vkCmdPipelineBarrier(r.commands(), VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                           VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
-}
 
 #define VKC_FOR_KEY_TYPE(type, CALL)                 \
   switch (type) {                                    \

@@ -116,10 +116,7 @@ TEST_P(RadixSortTest, SortsKeysAloneOverAStaleTemporaryBuffer) {
                                      VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
                                  0, 1, &stale, 0, nullptr, 0, nullptr);
         record_sort(ctx(), r.commands(), desc, input.size(), {{keys.handle()}, {}, {temporary.handle()}});
-        VkMemoryBarrier done{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,
-                             VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT};
-        vk::vkCmdPipelineBarrier(r.commands(), VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                                 VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &done, 0, nullptr, 0, nullptr);
+        record_barrier_before_download(r.commands());
       });
       std::vector<std::uint32_t> output(input.size());
       ctx().download(keys, std::span<std::uint32_t>(output));
@@ -169,10 +166,7 @@ TEST_P(RadixSortTest, SortsOnlyTheCountTheGpuHolds) {
     ctx().upload(count, &n32, 4);
     ctx().run([&](Recorder& r) {
       record_sort_indirect(ctx(), r.commands(), desc, {count.handle()}, {{keys.handle()}, {values.handle()}, {temporary.handle()}});
-      VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,
-                              VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT};
-      vk::vkCmdPipelineBarrier(r.commands(), VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                               VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+      record_barrier_before_download(r.commands());
     });
     std::vector<std::uint32_t> out_keys(max_n), out_values(max_n);
     ctx().download(keys, std::span<std::uint32_t>(out_keys));

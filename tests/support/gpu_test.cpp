@@ -1,5 +1,7 @@
 #include "support/gpu_test.hpp"
 
+#include "core/loader.hpp"
+
 #include <cstdlib>
 #include <functional>
 #include <memory>
@@ -55,6 +57,13 @@ std::mt19937_64 rng_for_current_test() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   const std::string name = std::string(info->test_suite_name()) + "." + info->name();
   return std::mt19937_64(std::hash<std::string>{}(name));
+}
+
+void record_barrier_before_download(VkCommandBuffer commands) {
+  const VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,
+                                VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT};
+  vk::vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                           VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
 }  // namespace vkc::test

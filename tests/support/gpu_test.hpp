@@ -26,4 +26,8 @@ class GpuTest : public ::testing::Test {
 /// A generator seeded from the test's name, so every test draws its own reproducible data.
 std::mt19937_64 rng_for_current_test();
 
+/// The caller's side of record_sort's barrier contract (include/vkc/sort.hpp) after a recorded
+/// sort: its shader and transfer writes before a transfer reads the results (the download).
+void record_barrier_before_download(VkCommandBuffer commands);
+
 }  // namespace vkc::test
