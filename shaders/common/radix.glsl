@@ -62,8 +62,8 @@ uvec2 from_ordered_key(uvec2 ordered) {
 // pass's digit is ranked and staged alone, and the other word follows it like a value, so that a
 // key costs the ranking one register instead of two. Each word's transform (keys.glsl) needs only
 // that word for integers; a double's does not (its sign and its NaNs span both words), so the
-// host sorts doubles as the unsigned integers of their ordered form (sort/radix/order_doubles)
-// and no pass sees them as floats: every 64-bit key is split.
+// host sorts doubles as the unsigned integers of their ordered form (made by the histogram pass,
+// undone by sort/radix/order_doubles) and no pass sees them as floats: every 64-bit key is split.
 const bool SPLIT_KEY = KEY_WORDS == 2u;
 
 // Where word `word` (0 low, 1 high) of 64-bit key i lies in a keys buffer: interleaved, the

