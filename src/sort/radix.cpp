@@ -60,6 +60,9 @@ struct Tuning {
 };
 
 // Overrides the scatter's tile for tuning runs (bench/probes/radix.cpp): "WORKGROUP,ITEMS".
+// lavapipe (Mesa 22.3.6) sorts wrongly or crashes with any workgroup size that is not a power of
+// two (48 to 384 at subgroup sizes 4 to 16, in the committed code too; not explained, see
+// docs/perf-notes.md), so only NVIDIA's wide tile uses one; the H100 ran it through the sort tests.
 bool tuning_override(std::uint32_t& workgroup, std::uint32_t& items) {
   const char* text = std::getenv("VKC_RADIX_TILE");
   return text && std::sscanf(text, "%u,%u", &workgroup, &items) == 2 && workgroup && items;
@@ -81,17 +84,27 @@ std::uint32_t staging_words(std::uint32_t subgroups, std::uint32_t tile, std::ui
 // an SM, which measured fastest (docs/perf-notes.md).
 std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vendor_id == 0x10DE ? 10 : 16; }
 
+// Whether the scatter takes NVIDIA's wide tile, 384 x 14 keys: for 32-bit keys alone on the
+// reduce-then-scan path, whose scatter waits on no other tile and then uses 80 registers, still two
+// workgroups per SM. On an H100 that took 3-4% off 2^28 keys against 512 x 10; with a look-back,
+// values or split keys it measured slower (docs/perf-notes.md).
+bool wide_tile(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t value_words, bool lookback) {
+  const bool nvidia = device.vendor_id == 0x10DE && device.min_subgroup_size == 32;
+  return nvidia && !lookback && key_words == 1 && value_words == 0;
+}
+
 // Doubles are sorted as the unsigned integers of their ordered form (the histogram pass turns
 // them into it, order_doubles.comp back after the sort), so that every 64-bit key moves one word at a
 // time through the passes (SPLIT_KEY in radix.glsl): a double's own transform needs both words.
 KeyType kernel_key_type(KeyType key) { return key == KeyType::f64 ? KeyType::u64 : key; }
 
 // Keys are staged one word at a time (64-bit keys are split), values whole.
-Tuning choose_tuning(const DeviceInfo& device, std::uint32_t value_words) {
+Tuning choose_tuning(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t value_words, bool lookback) {
   const std::uint32_t min_subgroup = std::max<std::uint32_t>(1, device.min_subgroup_size);
   const std::uint32_t limit = std::min(device.max_workgroup_invocations, device.max_workgroup_size[0]);
-  std::uint32_t workgroup = std::min({512u, limit, 16 * min_subgroup});
-  std::uint32_t items = keys_per_invocation(device);
+  const bool wide = wide_tile(device, key_words, value_words, lookback);
+  std::uint32_t workgroup = wide ? 384 : std::min({512u, limit, 16 * min_subgroup});
+  std::uint32_t items = wide ? 14 : keys_per_invocation(device);
   tuning_override(workgroup, items);
   Tuning t;
   t.workgroup = workgroup;
@@ -133,14 +146,22 @@ bool lookback_first_pass_from_table(std::uint32_t key_words, std::uint32_t value
   return key_words == 1 && value_words == 0;
 }
 
+// From this many 32-bit keys alone, NVIDIA's GPUs sort faster with reduce-then-scan and its wide
+// tile (wide_tile) than with the look-back; below it, the look-back's fewer dispatches win.
+constexpr std::uint64_t kNvidiaKeysReduceFrom = std::uint64_t{1} << 25;
+
 // Look-back needs forward progress between running workgroups, which NVIDIA's and AMD's
-// discrete GPUs give; everything else, lavapipe included, takes reduce-then-scan.
-bool automatic_lookback(const DeviceInfo& device, std::uint64_t max_count) {
+// discrete GPUs give; everything else, lavapipe included, takes reduce-then-scan. So do large
+// sorts of 32-bit keys alone on NVIDIA, where it measured faster.
+bool automatic_lookback(const DeviceInfo& device, KeyType key, ValueType value, std::uint64_t max_count) {
   const bool vendor = device.vendor_id == 0x10DE || device.vendor_id == 0x1002;
-  return vendor && device.type == DeviceType::discrete_gpu && max_count <= kLookbackLimit;
+  if (!vendor || device.type != DeviceType::discrete_gpu || max_count > kLookbackLimit) return false;
+  const bool keys_alone = key_bytes(key) == 4 && value == ValueType::none;
+  return !(device.vendor_id == 0x10DE && keys_alone && max_count >= kNvidiaKeysReduceFrom);
 }
 
-bool wants_lookback(const DeviceInfo& device, RadixScan scan, std::uint64_t max_count) {
+bool wants_lookback(const DeviceInfo& device, RadixScan scan, KeyType key, ValueType value,
+                    std::uint64_t max_count) {
   switch (scan) {
     case RadixScan::lookback:
       if (max_count > kLookbackLimit) {
@@ -148,7 +169,7 @@ bool wants_lookback(const DeviceInfo& device, RadixScan scan, std::uint64_t max_
       }
       return true;
     case RadixScan::reduce_then_scan: return false;
-    case RadixScan::automatic: return automatic_lookback(device, max_count);
+    case RadixScan::automatic: return automatic_lookback(device, key, value, max_count);
   }
   return false;
 }
@@ -159,7 +180,7 @@ Plan make_plan(const DeviceInfo& device, KeyType key, ValueType value, std::uint
   p.value_words = static_cast<std::uint32_t>(value_bytes(value) / 4);
   p.passes = 4 * p.key_words;
   p.lookback = lookback;
-  p.tuning = choose_tuning(device, p.value_words);
+  p.tuning = choose_tuning(device, p.key_words, p.value_words, lookback);
   p.tiles = std::max<std::uint64_t>(1, groups_for(max_count, p.tuning.tile()));
   p.keys_bytes = std::max<std::uint64_t>(4, max_count * p.key_words * 4);
   p.values_bytes = std::max<std::uint64_t>(4, max_count * p.value_words * 4);
@@ -265,7 +286,8 @@ class RadixSort final : public Algorithm {
   bool stable() const override { return true; }
 
   std::uint64_t temporary_bytes(const DeviceInfo& device, const SortDesc& desc) const override {
-    const bool lookback = wants_lookback(device, desc.options.radix_scan, desc.max_count);
+    const SortOptions& o = desc.options;
+    const bool lookback = wants_lookback(device, o.radix_scan, desc.key_type, desc.value_type, desc.max_count);
     return make_plan(device, desc.key_type, desc.value_type, desc.max_count, lookback).total;
   }
 
@@ -276,7 +298,7 @@ class RadixSort final : public Algorithm {
         throw Error(std::string("radix sort needs subgroup ") + op + " operations, which '" + device.name + "' lacks");
       }
     }
-    bool lookback = wants_lookback(device, job.radix_scan, job.max_count);
+    bool lookback = wants_lookback(device, job.radix_scan, job.key_type, job.value_type, job.max_count);
     if (lookback && !has_device_scope_memory_model(ctx)) {
       if (job.radix_scan == RadixScan::lookback) {
         throw Error("radix sort: the look-back scan needs vulkanMemoryModelDeviceScope, which '" + device.name +
