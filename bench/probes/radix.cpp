@@ -1,10 +1,11 @@
-// probe-radix: GPU time of the radix sort for u32 keys, u32 keys + u32 values and u64 keys, with
+// probe-radix: GPU time of the radix sort for u32 keys, u32 keys + u32 values, u64 keys and f64 keys, with
 // both scan paths, at several sizes. Each run re-copies a pristine input outside the timed region;
 // the median of the runs (after warm-up) is reported, and the last run's output is verified.
 //
-//   probe-radix [--sizes 20,24,26,28] [--runs 15] [--cases keys,pairs,u64] [--scans lookback,rts]
+//   probe-radix [--sizes 20,24,26,28] [--runs 15] [--cases keys,pairs,u64,f64] [--scans lookback,rts,auto]
 // Prints one table row per case: kind scan n  G keys/s  ms  verified.
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -56,6 +57,19 @@ std::vector<std::uint32_t> random_words(std::uint64_t words, std::uint64_t seed)
   return out;
 }
 
+// Doubles uniform in (-2^40, 2^40), as word pairs: finite, so that the output's bits are the
+// input's (the sort rewrites NaNs in canonical form).
+std::vector<std::uint32_t> random_doubles(std::uint64_t n, std::uint64_t seed) {
+  std::vector<std::uint32_t> out(2 * n);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> dist(-0x1p40, 0x1p40);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const double d = dist(rng);
+    std::memcpy(&out[2 * i], &d, 8);
+  }
+  return out;
+}
+
 // Sorted, and the same multiset as the input (sum and xor of keys; for pairs, each value is the
 // input index of its key).
 bool verify(const Case& c, std::uint64_t n, const std::vector<std::uint32_t>& input, const std::vector<std::uint32_t>& keys,
@@ -64,10 +78,13 @@ bool verify(const Case& c, std::uint64_t n, const std::vector<std::uint32_t>& in
   auto key_at = [&](const std::vector<std::uint32_t>& w, std::uint64_t i) {
     return kw == 1 ? std::uint64_t{w[i]} : (std::uint64_t{w[2 * i + 1]} << 32) | w[2 * i];
   };
+  auto less = [&](std::uint64_t a, std::uint64_t b) {
+    return c.key == KeyType::f64 ? std::bit_cast<double>(a) < std::bit_cast<double>(b) : a < b;
+  };
   std::uint64_t sum_in = 0, sum_out = 0, xor_in = 0, xor_out = 0;
   for (std::uint64_t i = 0; i < n; ++i) {
     const std::uint64_t k = key_at(keys, i), in = key_at(input, i);
-    if (i > 0 && k < key_at(keys, i - 1)) return false;
+    if (i > 0 && less(k, key_at(keys, i - 1))) return false;
     sum_in += in, xor_in ^= in * 0x9E3779B97F4A7C15ull, sum_out += k, xor_out ^= k * 0x9E3779B97F4A7C15ull;
   }
   if (sum_in != sum_out || xor_in != xor_out) return false;
@@ -91,7 +108,7 @@ Result measure(Context& ctx, const Case& c, RadixScan scan, std::uint64_t n, int
   SortDesc desc{c.key, c.value, n, {}};
   desc.options.algorithm = SortAlgorithm::radix;
   desc.options.radix_scan = scan;
-  const auto input = random_words(n * kw, n * 31 + kw);
+  const auto input = c.key == KeyType::f64 ? random_doubles(n, n * 31 + 3) : random_words(n * kw, n * 31 + kw);
   Buffer pristine = ctx.create_buffer(n * kw * 4);
   Buffer keys = ctx.create_buffer(n * kw * 4);
   Buffer values, pristine_values;
@@ -150,7 +167,9 @@ int main(int argc, char** argv) {
     else if (flag == "--cases") cases = split(value);
     else if (flag == "--scans") scans = split(value);
     else {
-      std::fprintf(stderr, "usage: probe-radix [--sizes 20,24] [--runs 15] [--cases keys,pairs,u64] [--scans lookback,rts]\n");
+      std::fprintf(stderr,
+                   "usage: probe-radix [--sizes 20,24] [--runs 15] [--cases keys,pairs,u64,f64] "
+                   "[--scans lookback,rts,auto]\n");
       return 2;
     }
   }
@@ -162,12 +181,15 @@ int main(int argc, char** argv) {
     std::printf("%-6s %-9s %6s %10s %9s %s\n", "case", "scan", "log2n", "Gkeys/s", "ms", "verified");
     const Case all[] = {{"keys", KeyType::u32, ValueType::none},
                         {"pairs", KeyType::u32, ValueType::u32},
-                        {"u64", KeyType::u64, ValueType::none}};
+                        {"u64", KeyType::u64, ValueType::none},
+                        {"f64", KeyType::f64, ValueType::none}};
     bool ok = true;
     for (const Case& c : all) {
       if (!has(cases, c.name)) continue;
       for (const std::string& s : scans) {
-        const RadixScan scan = s == "rts" ? RadixScan::reduce_then_scan : RadixScan::lookback;
+        const RadixScan scan = s == "rts"    ? RadixScan::reduce_then_scan
+                               : s == "auto" ? RadixScan::automatic
+                                             : RadixScan::lookback;
         for (const std::string& size : sizes) {
           const std::uint64_t n = 1ull << std::atoi(size.c_str());
           const Result r = measure(ctx, c, scan, n, runs);
