@@ -48,6 +48,7 @@ constexpr std::uint32_t kScanLookback = 0, kScanTable = 1, kScanTableClearing = 
 constexpr std::uint64_t kHistogramGroups = 2048;
 constexpr std::uint64_t kLookbackLimit = (1u << 30) - 1;  // 30-bit counts in a look-back word
 constexpr std::uint64_t kAlign = 256;                     // every storage-buffer offset alignment
+constexpr std::uint32_t kNvidia = 0x10DE, kAmd = 0x1002;  // PCI vendor ids
 
 constexpr std::uint64_t align_up(std::uint64_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
 
@@ -82,14 +83,14 @@ std::uint32_t staging_words(std::uint32_t subgroups, std::uint32_t tile, std::ui
 // invocation, fewer where shared memory is short. On NVIDIA 10 keys: the scatter's registers grow
 // by about 6 per key (64 at 10 keys, 100 at 16 on an H200), and at 64 two workgroups of 512 fit
 // an SM, which measured fastest (docs/perf-notes.md).
-std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vendor_id == 0x10DE ? 10 : 16; }
+std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vendor_id == kNvidia ? 10 : 16; }
 
 // Whether the scatter takes NVIDIA's wide tile, 384 x 14 keys: for 32-bit keys alone on the
 // reduce-then-scan path, whose scatter waits on no other tile and then uses 80 registers, still two
 // workgroups per SM. On an H100, reduce-then-scan took 8.18 ms at 2^28 keys with it against 8.40
 // with 512 x 10; with a look-back, values or split keys it measured slower (docs/perf-notes.md).
 bool wide_tile(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t value_words, bool lookback) {
-  const bool nvidia = device.vendor_id == 0x10DE && device.min_subgroup_size == 32;
+  const bool nvidia = device.vendor_id == kNvidia && device.min_subgroup_size == 32;
   return nvidia && !lookback && key_words == 1 && value_words == 0;
 }
 
@@ -146,18 +147,20 @@ bool lookback_first_pass_from_table(std::uint32_t key_words, std::uint32_t value
   return key_words == 1 && value_words == 0;
 }
 
-// From this many 32-bit keys alone, NVIDIA's GPUs sort faster with reduce-then-scan and its wide
-// tile (wide_tile) than with the look-back; below it, the look-back's fewer dispatches win.
-constexpr std::uint64_t kNvidiaKeysReduceFrom = std::uint64_t{1} << 25;
+// From this many keys, sorts that reduce-then-scan runs with the wide tile (wide_tile: 32-bit keys
+// alone on NVIDIA) are faster that way than with the look-back; below it, the look-back's fewer
+// dispatches win.
+constexpr std::uint64_t kWideReduceFrom = std::uint64_t{1} << 25;
 
 // Look-back needs forward progress between running workgroups, which NVIDIA's and AMD's
 // discrete GPUs give; everything else, lavapipe included, takes reduce-then-scan. So do large
-// sorts of 32-bit keys alone on NVIDIA, where it measured faster.
+// sorts that reduce-then-scan runs with the wide tile, where it measured faster.
 bool automatic_lookback(const DeviceInfo& device, KeyType key, ValueType value, std::uint64_t max_count) {
-  const bool vendor = device.vendor_id == 0x10DE || device.vendor_id == 0x1002;
+  const bool vendor = device.vendor_id == kNvidia || device.vendor_id == kAmd;
   if (!vendor || device.type != DeviceType::discrete_gpu || max_count > kLookbackLimit) return false;
-  const bool keys_alone = key_bytes(key) == 4 && value == ValueType::none;
-  return !(device.vendor_id == 0x10DE && keys_alone && max_count >= kNvidiaKeysReduceFrom);
+  const auto key_words = static_cast<std::uint32_t>(key_bytes(key) / 4);
+  const auto value_words = static_cast<std::uint32_t>(value_bytes(value) / 4);
+  return !(wide_tile(device, key_words, value_words, false) && max_count >= kWideReduceFrom);
 }
 
 bool wants_lookback(const DeviceInfo& device, RadixScan scan, KeyType key, ValueType value,
