@@ -86,18 +86,20 @@ std::uint32_t staging_words(std::uint32_t subgroups, std::uint32_t tile, std::ui
 std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vendor_id == kNvidia ? 10 : 16; }
 
 // Whether the scatter takes NVIDIA's wide tile, 384 x 14 keys, which uses 80 registers there and
-// still fits two workgroups per SM. Two cases measured faster with it than with 512 x 10:
+// still fits two workgroups per SM. Three cases measured faster with it than with 512 x 10:
 // - 32-bit keys alone on the reduce-then-scan path, whose scatter waits on no other tile: on an
 //   H100, 8.18 against 8.40 ms at 2^28 keys;
 // - 32-bit keys with 32-bit values on the look-back path: on an H200, 5.03 against 5.21 ms at
-//   2^27 pairs (-3.4%).
-// 32-bit keys alone with a look-back, 64-bit keys and 64-bit values measured slower or were not
-// measured (docs/perf-notes.md).
+//   2^27 pairs (-3.4%), on an H100 -2.3%;
+// - 64-bit keys alone on the look-back path: on an H200, 5.24 against 5.36 ms at 2^26 keys
+//   (-2.2%), on an H100 -1.5%.
+// 32-bit keys alone with a look-back measured slower; other cases were not measured
+// (docs/perf-notes.md).
 bool wide_tile(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t value_words, bool lookback) {
   const bool nvidia = device.vendor_id == kNvidia && device.min_subgroup_size == 32;
-  const bool keys_alone = value_words == 0 && !lookback;
-  const bool pairs = value_words == 1 && lookback;
-  return nvidia && key_words == 1 && (keys_alone || pairs);
+  if (!nvidia) return false;
+  if (!lookback) return key_words == 1 && value_words == 0;
+  return (key_words == 1 && value_words == 1) || (key_words == 2 && value_words == 0);
 }
 
 // Doubles are sorted as the unsigned integers of their ordered form (the histogram pass turns
