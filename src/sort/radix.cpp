@@ -102,6 +102,10 @@ bool wide_tile(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t 
   return (key_words == 1 && value_words == 1) || (key_words == 2 && value_words == 0);
 }
 
+// 32-bit words of a key and of a value (0 without values), as the kernels count them.
+std::uint32_t words_of(KeyType key) { return static_cast<std::uint32_t>(key_bytes(key) / 4); }
+std::uint32_t words_of(ValueType value) { return static_cast<std::uint32_t>(value_bytes(value) / 4); }
+
 // Doubles are sorted as the unsigned integers of their ordered form (the histogram pass turns
 // them into it, order_doubles.comp back after the sort), so that every 64-bit key moves one word at a
 // time through the passes (SPLIT_KEY in radix.glsl): a double's own transform needs both words.
@@ -166,9 +170,7 @@ constexpr std::uint64_t kWideReduceFrom = std::uint64_t{1} << 25;
 bool automatic_lookback(const DeviceInfo& device, KeyType key, ValueType value, std::uint64_t max_count) {
   const bool vendor = device.vendor_id == kNvidia || device.vendor_id == kAmd;
   if (!vendor || device.type != DeviceType::discrete_gpu || max_count > kLookbackLimit) return false;
-  const auto key_words = static_cast<std::uint32_t>(key_bytes(key) / 4);
-  const auto value_words = static_cast<std::uint32_t>(value_bytes(value) / 4);
-  return !(wide_tile(device, key_words, value_words, false) && max_count >= kWideReduceFrom);
+  return !(wide_tile(device, words_of(key), words_of(value), false) && max_count >= kWideReduceFrom);
 }
 
 bool wants_lookback(const DeviceInfo& device, RadixScan scan, KeyType key, ValueType value,
@@ -187,8 +189,8 @@ bool wants_lookback(const DeviceInfo& device, RadixScan scan, KeyType key, Value
 
 Plan make_plan(const DeviceInfo& device, KeyType key, ValueType value, std::uint64_t max_count, bool lookback) {
   Plan p;
-  p.key_words = static_cast<std::uint32_t>(key_bytes(key) / 4);
-  p.value_words = static_cast<std::uint32_t>(value_bytes(value) / 4);
+  p.key_words = words_of(key);
+  p.value_words = words_of(value);
   p.passes = 4 * p.key_words;
   p.lookback = lookback;
   p.tuning = choose_tuning(device, p.key_words, p.value_words, lookback);
