@@ -31,10 +31,11 @@ layout(constant_id = 4) const uint KEY_KIND = 0;
 layout(constant_id = 5) const bool DESCENDING = false;
 layout(constant_id = 6) const uint MAX_SUBGROUPS = 16;  // workgroup size / smallest subgroup size
 layout(constant_id = 7) const uint SCAN_MODE = 0;       // see SCAN_* below
-layout(constant_id = 8) const uint SHARED_WORDS = 4096; // max(MAX_SUBGROUPS * 256, tile * value words, tile)
+layout(constant_id = 8) const uint SHARED_WORDS = 4096; // max(MAX_SUBGROUPS * 256, round tile * max(value words, 1))
 layout(constant_id = 9) const uint BALLOT_WORDS = 4;     // 1 when no subgroup exceeds 32 lanes
 layout(constant_id = 10) const uint LOOKBACK_WINDOW = 4; // earlier tiles read at once per digit
 layout(constant_id = 11) const bool LOOKBACK_SPIN = true; // false: look-back in barrier rounds
+layout(constant_id = 12) const uint STAGING_ROUNDS = 1;  // see stage_round
 
 // Where a tile's global digit offsets come from: decoupled look-back; a tile table that
 // scan_tiles wrote (reduce-then-scan); or a tile table on the look-back path (pass 0, whose tile
@@ -343,6 +344,73 @@ void scan_tile_digits() {
   }
 }
 
+// Staging rounds: the tile's ranks are split into STAGING_ROUNDS consecutive ranges of
+// ROUND_TILE, and each range is staged and scattered in turn through ROUND_TILE words of
+// s_work, so that a tile needs 1 / STAGING_ROUNDS of the shared memory of one round. ITEMS is
+// a multiple of STAGING_ROUNDS (radix.cpp), and scatter slot i of round r is staging word i -
+// r * ROUND_TILE.
+const uint ROUND_ITEMS = ITEMS / STAGING_ROUNDS;
+const uint ROUND_TILE = WG * ROUND_ITEMS;
+
+// Stores w[k] in staging plane `plane` for every key k whose rank falls in round `round`.
+void stage_round(uint round, uint rank[ITEMS], uint w[ITEMS], uint plane) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+    const uint slot = rank[k] - round * ROUND_TILE;  // wraps past ROUND_TILE for other rounds
+    if (slot < ROUND_TILE) s_work[plane * ROUND_TILE + slot] = w[k];
+  }
+}
+
+// Scatters the staged keys of round `round`, then the other words of split keys and the
+// values, each staged through the same words in turn.
+void scatter_round(uint round, bool from_b, bool write_planar, uint valid, uint rank[ITEMS], uint other_word[ITEMS],
+                   uvec2 value[ITEMS]) {
+  const uint lid = gl_LocalInvocationIndex;
+  uint position[ROUND_ITEMS];
+  [[unroll]] for (uint k = 0u; k < ROUND_ITEMS; ++k) {
+    const uint slot = k * WG + lid;
+    const uint i = round * ROUND_TILE + slot;  // the key's index in the tile's staged order
+    if (SPLIT_KEY) {
+      const uint ordered = s_work[slot];
+      position[k] = s_offset[digit_of(uvec2(ordered), pc.pass)] + i;
+      if (i < valid) store_key_word(!from_b, write_planar, position[k], digit_word(pc.pass), ordered_key_word(ordered, digit_word(pc.pass)));
+    } else {
+      const uvec2 ordered = uvec2(s_work[slot], 0u);
+      position[k] = s_offset[digit_of(ordered, pc.pass)] + i;
+      if (i < valid) store_key(!from_b, position[k], from_ordered_key(ordered));
+    }
+  }
+  if (SPLIT_KEY) {
+    // Orders every read of the staged digit words before the other words overwrite them.
+    barrier();
+    stage_round(round, rank, other_word, 0u);
+    // Orders the staged other words before the scatter reads them.
+    barrier();
+    [[unroll]] for (uint k = 0u; k < ROUND_ITEMS; ++k) {
+      const uint slot = k * WG + lid;
+      if (round * ROUND_TILE + slot < valid) store_key_word(!from_b, write_planar, position[k], digit_word(pc.pass) ^ 1u, s_work[slot]);
+    }
+  }
+  if (VALUE_WORDS == 0u) return;
+
+  // Orders every read of the staged keys before the values overwrite them.
+  barrier();
+  uint low[ITEMS], high[ITEMS];
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+    low[k] = value[k].x;
+    high[k] = value[k].y;
+  }
+  stage_round(round, rank, low, 0u);
+  if (VALUE_WORDS == 2u) stage_round(round, rank, high, 1u);
+  // Orders the staged values before the scatter reads them.
+  barrier();
+  [[unroll]] for (uint k = 0u; k < ROUND_ITEMS; ++k) {
+    const uint slot = k * WG + lid;
+    if (round * ROUND_TILE + slot < valid) {
+      store_value(!from_b, position[k], uvec2(s_work[slot], VALUE_WORDS == 2u ? s_work[ROUND_TILE + slot] : 0u));
+    }
+  }
+}
+
 void main() {
   // Skipped passes never get here: prepare gave them no workgroups.
   take_ticket();
@@ -402,13 +470,22 @@ void main() {
   // Orders every subgroup's counter updates before the per-digit scan over subgroups reads them.
   barrier();
 
-  for (uint d = lid; d < RADIX; d += WG) {
+  // Every subgroup runs the loop over subgroups for every r, the digit test inside it: where WG
+  // does not divide RADIX some subgroups have no digit in the last round, and on lavapipe (Mesa
+  // 22.3.6) a subgroup that runs this loop, with its shared-memory stores, while another subgroup
+  // skips it altogether loses its invocations (they store nothing more, and the ranks they later
+  // stage with are wrong: the crash and wrong keys at workgroups of 48 to 384).
+  for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
+    const uint d = lid + r * WG;
     uint sum = 0u;
     for (uint s = 0u; s < gl_NumSubgroups; ++s) {
-      const uint c = s_work[s * RADIX + d];
-      s_work[s * RADIX + d] = sum;
-      sum += c;
+      if (d < RADIX) {
+        const uint c = s_work[s * RADIX + d];
+        s_work[s * RADIX + d] = sum;
+        sum += c;
+      }
     }
+    if (d >= RADIX) continue;
     if (d == RADIX - 1u) sum -= TILE - valid;  // the stand-ins past the count are not keys
     s_tile_start[d] = sum;
     if (SCAN_MODE == SCAN_LOOKBACK) publish(tile, d, (tile == 0u ? FLAG_INCLUSIVE : FLAG_AGGREGATE) | (sum << 2u));
@@ -424,11 +501,12 @@ void main() {
   }
   // Orders every read of the counters before the staging below overwrites them.
   barrier();
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    s_work[rank[k]] = key[k].x;  // split 64-bit keys stage one word at a time
-  }
+  uint word[ITEMS];  // the staged key words: split 64-bit keys move one word at a time
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) word[k] = key[k].x;
+  stage_round(0u, rank, word, 0u);
   // The loads of the split keys' other words and of the values are issued before the look-back,
-  // whose waiting hides their latency (the keys are staged by now, so their registers are free).
+  // whose waiting hides their latency (the first round's keys are staged by now, so their
+  // registers are free).
   if (SPLIT_KEY) load_key_word(from_b, read_planar, tile_base + run, gl_SubgroupSize, n - 1u, digit_word(pc.pass) ^ 1u, other_word);
   uvec2 value[ITEMS];
   if (VALUE_WORDS != 0u) load_values(from_b, tile_base + run, gl_SubgroupSize, n - 1u, value);
@@ -444,46 +522,16 @@ void main() {
       if (d < RADIX) s_offset[d] = (early_table ? table_offset[r] : state[pc.table + d * pc.tiles + tile]) - s_tile_start[d];
     }
   }
-  // Orders the staged keys and the digit offsets before the scatter reads them.
-  barrier();
-
-  uint position[ITEMS];
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    const uint i = k * WG + lid;
-    if (SPLIT_KEY) {
-      const uint ordered = s_work[i];
-      position[k] = s_offset[digit_of(uvec2(ordered), pc.pass)] + i;
-      if (i < valid) store_key_word(!from_b, write_planar, position[k], digit_word(pc.pass), ordered_key_word(ordered, digit_word(pc.pass)));
-    } else {
-      const uvec2 ordered = uvec2(s_work[i], 0u);
-      position[k] = s_offset[digit_of(ordered, pc.pass)] + i;
-      if (i < valid) store_key(!from_b, position[k], from_ordered_key(ordered));
+  [[unroll]] for (uint round = 0u; round < STAGING_ROUNDS; ++round) {
+    if (round != 0u) {
+      // Orders every read of the previous round's staging before this round overwrites it.
+      barrier();
+      stage_round(round, rank, word, 0u);
     }
-  }
-  if (SPLIT_KEY) {
-    // Orders every read of the staged digit words before the other words overwrite them.
+    // Orders the staged keys (and, before the first round, the digit offsets) before the
+    // scatter reads them.
     barrier();
-    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) s_work[rank[k]] = other_word[k];
-    // Orders the staged other words before the scatter reads them.
-    barrier();
-    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-      const uint i = k * WG + lid;
-      if (i < valid) store_key_word(!from_b, write_planar, position[k], digit_word(pc.pass) ^ 1u, s_work[i]);
-    }
-  }
-  if (VALUE_WORDS == 0u) return;
-
-  // Orders every read of the staged keys before the values overwrite them.
-  barrier();
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    s_work[rank[k]] = value[k].x;
-    if (VALUE_WORDS == 2u) s_work[TILE + rank[k]] = value[k].y;
-  }
-  // Orders the staged values before the scatter reads them.
-  barrier();
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    const uint i = k * WG + lid;
-    if (i < valid) store_value(!from_b, position[k], uvec2(s_work[i], VALUE_WORDS == 2u ? s_work[TILE + i] : 0u));
+    scatter_round(round, from_b, write_planar, valid, rank, other_word, value);
   }
 }
 

@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "core/kernels.hpp"
@@ -57,16 +58,23 @@ struct Tuning {
   std::uint32_t items = 0;           // keys per invocation
   std::uint32_t max_subgroups = 0;   // workgroup / smallest subgroup size
   std::uint32_t shared_words = 0;    // the scatter's counters / staging area
+  std::uint32_t staging_rounds = 1;  // the scatter's STAGING_ROUNDS: items is a multiple of it
   std::uint32_t tile() const { return workgroup * items; }
 };
 
-// Overrides the scatter's tile for tuning runs (bench/probes/radix.cpp): "WORKGROUP,ITEMS".
-// lavapipe (Mesa 22.3.6) sorts wrongly or crashes with any workgroup size that is not a power of
-// two (48 to 384 at subgroup sizes 4 to 16, in the committed code too; not explained, see
-// docs/perf-notes.md), so only NVIDIA's wide tile uses one; the H100 ran it through the sort tests.
-bool tuning_override(std::uint32_t& workgroup, std::uint32_t& items) {
+// Overrides the scatter's tile for tuning runs (bench/probes/radix.cpp): "WORKGROUP,ITEMS" or
+// "WORKGROUP,ITEMS,ROUNDS" (one round unless given).
+// Any workgroup size works; lavapipe's own tiles are powers of two, NVIDIA's are not (a test
+// runs 448 x 4 in two rounds on lavapipe; radix_scatter.glsl notes the lavapipe fault that
+// non-powers of two once hit).
+void tuning_override(std::uint32_t& workgroup, std::uint32_t& items, std::uint32_t& rounds) {
   const char* text = std::getenv("VKC_RADIX_TILE");
-  return text && std::sscanf(text, "%u,%u", &workgroup, &items) == 2 && workgroup && items;
+  std::uint32_t w = 0, i = 0, r = 1;
+  if (text && std::sscanf(text, "%u,%u,%u", &w, &i, &r) >= 2 && w && i && r) {
+    workgroup = w;
+    items = i;
+    rounds = r;
+  }
 }
 
 // Subgroups a workgroup of `workgroup` invocations can hold at the device's smallest subgroup size:
@@ -85,21 +93,29 @@ std::uint32_t staging_words(std::uint32_t subgroups, std::uint32_t tile, std::ui
 // an SM, which measured fastest (docs/perf-notes.md).
 std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vendor_id == kNvidia ? 10 : 16; }
 
-// Whether the scatter takes NVIDIA's wide tile, 384 x 14 keys, which uses 80 registers there and
-// still fits two workgroups per SM. Three cases measured faster with it than with 512 x 10:
-// - 32-bit keys alone on the reduce-then-scan path, whose scatter waits on no other tile: on an
-//   H100, 8.18 against 8.40 ms at 2^28 keys;
-// - 32-bit keys with 32-bit values on the look-back path: on an H200, 5.03 against 5.21 ms at
-//   2^27 pairs (-3.4%), on an H100 -2.3%;
-// - 64-bit keys alone on the look-back path: on an H200, 5.24 against 5.36 ms at 2^26 keys
-//   (-2.2%), on an H100 -1.5%.
-// 32-bit keys alone with a look-back measured slower; other cases were not measured
-// (docs/perf-notes.md).
-bool wide_tile(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t value_words, bool lookback) {
-  const bool nvidia = device.vendor_id == kNvidia && device.min_subgroup_size == 32;
-  if (!nvidia) return false;
-  if (!lookback) return key_words == 1 && value_words == 0;
-  return (key_words == 1 && value_words == 1) || (key_words == 2 && value_words == 0);
+// NVIDIA's tiles. This driver sizes a shader's registers by the occupancy its shared memory
+// allows: two workgroups per SM only while the scatter declares at most about 24 KiB (measured
+// on an H100: the same code took 64 registers with 22.6 KiB and 71-74 with 30 KiB, and ran 30%
+// slower). A tile therefore stages its keys in STAGING_ROUNDS rounds, so that its shared memory
+// stays under that line while it grows past 5,600 keys (docs/perf-notes.md, twelfth session).
+// Measured on an H100 against the previous tiles (ms at 2^26 keys):
+// - 32-bit keys alone, look-back: 512 x 14 in two rounds, 2.015 against 2.182 (512 x 10);
+// - 32-bit keys with 32-bit values and 64-bit keys alone, look-back: 448 x 14 in two rounds,
+//   2.631 against 2.707 and 5.463 against 5.660 (384 x 14);
+// - 32-bit keys alone, reduce-then-scan: 384 x 14 in one round (the look-back is faster now).
+// Other cases keep 512 x 10 in one round (not measured with rounds).
+struct TileShape {
+  std::uint32_t workgroup = 0, items = 0, rounds = 1;
+};
+
+std::optional<TileShape> nvidia_tile(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t value_words,
+                                     bool lookback) {
+  if (device.vendor_id != kNvidia || device.min_subgroup_size != 32) return std::nullopt;
+  const bool keys_alone = key_words == 1 && value_words == 0;
+  if (!lookback) return keys_alone ? std::optional<TileShape>({384, 14, 1}) : std::nullopt;
+  if (keys_alone) return TileShape{512, 14, 2};
+  if ((key_words == 1 && value_words == 1) || (key_words == 2 && value_words == 0)) return TileShape{448, 14, 2};
+  return std::nullopt;
 }
 
 // 32-bit words of a key and of a value (0 without values), as the kernels count them.
@@ -115,20 +131,21 @@ KeyType kernel_key_type(KeyType key) { return key == KeyType::f64 ? KeyType::u64
 Tuning choose_tuning(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t value_words, bool lookback) {
   const std::uint32_t min_subgroup = std::max<std::uint32_t>(1, device.min_subgroup_size);
   const std::uint32_t limit = std::min(device.max_workgroup_invocations, device.max_workgroup_size[0]);
-  const bool wide = wide_tile(device, key_words, value_words, lookback);
-  std::uint32_t workgroup = wide ? 384 : std::min({512u, limit, 16 * min_subgroup});
-  std::uint32_t items = wide ? 14 : keys_per_invocation(device);
-  tuning_override(workgroup, items);
+  const std::optional<TileShape> shape = nvidia_tile(device, key_words, value_words, lookback);
+  std::uint32_t workgroup = shape ? shape->workgroup : std::min({512u, limit, 16 * min_subgroup});
+  std::uint32_t items = shape ? shape->items : keys_per_invocation(device);
   Tuning t;
+  t.staging_rounds = shape ? shape->rounds : 1;
+  tuning_override(workgroup, items, t.staging_rounds);
   t.workgroup = workgroup;
   t.max_subgroups = max_subgroups(device, workgroup);
   const std::uint32_t words = std::max(1u, value_words);
   const std::uint32_t fixed = 2 * kRadix + t.max_subgroups + 8;
-  while (items > 1 && (staging_words(t.max_subgroups, workgroup * items, words) + fixed) * 4 > device.shared_memory_bytes) {
-    --items;
-  }
+  const auto shared_words = [&](std::uint32_t n) { return staging_words(t.max_subgroups, workgroup * n / t.staging_rounds, words); };
+  while (items > 1 && (shared_words(items) + fixed) * 4 > device.shared_memory_bytes) --items;
+  if (items % t.staging_rounds) t.staging_rounds = 1;
   t.items = items;
-  t.shared_words = staging_words(t.max_subgroups, t.tile(), words);
+  t.shared_words = shared_words(items);
   if ((t.shared_words + fixed) * 4 > device.shared_memory_bytes) {
     throw Error("radix sort: '" + device.name + "' has too little shared memory for a tile");
   }
@@ -159,22 +176,16 @@ bool lookback_first_pass_from_table(std::uint32_t key_words, std::uint32_t value
   return key_words == 1 && value_words == 0;
 }
 
-// From this many keys, sorts that reduce-then-scan runs with the wide tile (wide_tile: 32-bit keys
-// alone on NVIDIA) are faster that way than with the look-back; below it, the look-back's fewer
-// dispatches win.
-constexpr std::uint64_t kWideReduceFrom = std::uint64_t{1} << 25;
-
 // Look-back needs forward progress between running workgroups, which NVIDIA's and AMD's
-// discrete GPUs give; everything else, lavapipe included, takes reduce-then-scan. So do large
-// sorts that reduce-then-scan runs with the wide tile, where it measured faster.
-bool automatic_lookback(const DeviceInfo& device, KeyType key, ValueType value, std::uint64_t max_count) {
+// discrete GPUs give; everything else, lavapipe included, takes reduce-then-scan. (On an H100,
+// 32-bit keys alone took reduce-then-scan from 2^25 keys until the staging rounds made the
+// look-back faster at every size: 7.74 against 8.31 ms at 2^28.)
+bool automatic_lookback(const DeviceInfo& device, std::uint64_t max_count) {
   const bool vendor = device.vendor_id == kNvidia || device.vendor_id == kAmd;
-  if (!vendor || device.type != DeviceType::discrete_gpu || max_count > kLookbackLimit) return false;
-  return !(wide_tile(device, words_of(key), words_of(value), false) && max_count >= kWideReduceFrom);
+  return vendor && device.type == DeviceType::discrete_gpu && max_count <= kLookbackLimit;
 }
 
-bool wants_lookback(const DeviceInfo& device, RadixScan scan, KeyType key, ValueType value,
-                    std::uint64_t max_count) {
+bool wants_lookback(const DeviceInfo& device, RadixScan scan, std::uint64_t max_count) {
   switch (scan) {
     case RadixScan::lookback:
       if (max_count > kLookbackLimit) {
@@ -182,7 +193,7 @@ bool wants_lookback(const DeviceInfo& device, RadixScan scan, KeyType key, Value
       }
       return true;
     case RadixScan::reduce_then_scan: return false;
-    case RadixScan::automatic: return automatic_lookback(device, key, value, max_count);
+    case RadixScan::automatic: return automatic_lookback(device, max_count);
   }
   return false;
 }
@@ -300,7 +311,7 @@ class RadixSort final : public Algorithm {
 
   std::uint64_t temporary_bytes(const DeviceInfo& device, const SortDesc& desc) const override {
     const SortOptions& o = desc.options;
-    const bool lookback = wants_lookback(device, o.radix_scan, desc.key_type, desc.value_type, desc.max_count);
+    const bool lookback = wants_lookback(device, o.radix_scan, desc.max_count);
     return make_plan(device, desc.key_type, desc.value_type, desc.max_count, lookback).total;
   }
 
@@ -311,7 +322,7 @@ class RadixSort final : public Algorithm {
         throw Error(std::string("radix sort needs subgroup ") + op + " operations, which '" + device.name + "' lacks");
       }
     }
-    bool lookback = wants_lookback(device, job.radix_scan, job.key_type, job.value_type, job.max_count);
+    bool lookback = wants_lookback(device, job.radix_scan, job.max_count);
     if (lookback && !has_device_scope_memory_model(ctx)) {
       if (job.radix_scan == RadixScan::lookback) {
         throw Error("radix sort: the look-back scan needs vulkanMemoryModelDeviceScope, which '" + device.name +
@@ -385,7 +396,8 @@ class RadixSort final : public Algorithm {
         ctx, {.shader = partitioned ? "sort/radix/scatter_partitioned" : "sort/radix/scatter",
               .specialization = {t.workgroup, t.items, p.key_words, p.value_words, key_kind(job.key_type),
                                  job.descending() ? 1u : 0u, t.max_subgroups, scan_mode, t.shared_words,
-                                 ballot_words(ctx.info()), lookback_window(), lookback_spins(ctx.info()) ? 1u : 0u},
+                                 ballot_words(ctx.info()), lookback_window(), lookback_spins(ctx.info()) ? 1u : 0u,
+                                 t.staging_rounds},
               .bindings = 6,
               .push_bytes = sizeof(PassPush),
               .full_subgroups = ctx.info().subgroup_size_control});
