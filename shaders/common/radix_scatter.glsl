@@ -36,6 +36,7 @@ layout(constant_id = 9) const uint BALLOT_WORDS = 4;     // 1 when no subgroup e
 layout(constant_id = 10) const uint LOOKBACK_WINDOW = 4; // earlier tiles read at once per digit
 layout(constant_id = 11) const bool LOOKBACK_SPIN = true; // false: look-back in barrier rounds
 layout(constant_id = 12) const uint STAGING_ROUNDS = 1;  // see stage_round
+layout(constant_id = 13) const bool UNIFORM_DIGIT_LOOP = false;  // see subgroup_prefixes_guarded
 
 // Where a tile's global digit offsets come from: decoupled look-back; a tile table that
 // scan_tiles wrote (reduce-then-scan); or a tile table on the look-back path (pass 0, whose tile
@@ -411,6 +412,44 @@ void scatter_round(uint round, bool from_b, bool write_planar, uint valid, uint 
   }
 }
 
+// Replaces each subgroup's count of digit d by the count over the subgroups before it; returns
+// the tile's count of d.
+uint subgroup_prefixes(uint d) {
+  uint sum = 0u;
+  for (uint s = 0u; s < gl_NumSubgroups; ++s) {
+    const uint c = s_work[s * RADIX + d];
+    s_work[s * RADIX + d] = sum;
+    sum += c;
+  }
+  return sum;
+}
+
+// The same for any d, doing nothing past the last digit but running the loop over subgroups all
+// the same. For lavapipe (UNIFORM_DIGIT_LOOP): where WG does not divide RADIX, some subgroups
+// have no digit in an invocation's last round, and on lavapipe (Mesa 22.3.6) a subgroup that ran
+// this loop, with its shared-memory stores, while another subgroup skipped it lost its
+// invocations (they stored nothing more, and the ranks they later staged with were wrong: a crash
+// and wrong keys at workgroups of 48 to 384). On an H100 this form took 76-85 registers where the
+// plain one takes 64, so GPUs keep the plain one.
+uint subgroup_prefixes_guarded(uint d) {
+  uint sum = 0u;
+  for (uint s = 0u; s < gl_NumSubgroups; ++s) {
+    if (d < RADIX) {
+      const uint c = s_work[s * RADIX + d];
+      s_work[s * RADIX + d] = sum;
+      sum += c;
+    }
+  }
+  return sum;
+}
+
+// Records the tile's count of digit d for the scan over digits and publishes it for the look-back.
+void publish_count(uint tile, uint d, uint count, uint valid) {
+  if (d == RADIX - 1u) count -= TILE - valid;  // the stand-ins past the count are not keys
+  s_tile_start[d] = count;
+  if (SCAN_MODE == SCAN_LOOKBACK) publish(tile, d, (tile == 0u ? FLAG_INCLUSIVE : FLAG_AGGREGATE) | (count << 2u));
+}
+
 void main() {
   // Skipped passes never get here: prepare gave them no workgroups.
   take_ticket();
@@ -470,25 +509,14 @@ void main() {
   // Orders every subgroup's counter updates before the per-digit scan over subgroups reads them.
   barrier();
 
-  // Every subgroup runs the loop over subgroups for every r, the digit test inside it: where WG
-  // does not divide RADIX some subgroups have no digit in the last round, and on lavapipe (Mesa
-  // 22.3.6) a subgroup that runs this loop, with its shared-memory stores, while another subgroup
-  // skips it altogether loses its invocations (they store nothing more, and the ranks they later
-  // stage with are wrong: the crash and wrong keys at workgroups of 48 to 384).
-  for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
-    const uint d = lid + r * WG;
-    uint sum = 0u;
-    for (uint s = 0u; s < gl_NumSubgroups; ++s) {
-      if (d < RADIX) {
-        const uint c = s_work[s * RADIX + d];
-        s_work[s * RADIX + d] = sum;
-        sum += c;
-      }
+  if (UNIFORM_DIGIT_LOOP) {
+    for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
+      const uint d = lid + r * WG;
+      const uint count = subgroup_prefixes_guarded(d);
+      if (d < RADIX) publish_count(tile, d, count, valid);
     }
-    if (d >= RADIX) continue;
-    if (d == RADIX - 1u) sum -= TILE - valid;  // the stand-ins past the count are not keys
-    s_tile_start[d] = sum;
-    if (SCAN_MODE == SCAN_LOOKBACK) publish(tile, d, (tile == 0u ? FLAG_INCLUSIVE : FLAG_AGGREGATE) | (sum << 2u));
+  } else {
+    for (uint d = lid; d < RADIX; d += WG) publish_count(tile, d, subgroup_prefixes(d), valid);
   }
   // Orders the digit counts' stores before their scan reads them.
   barrier();
