@@ -99,11 +99,13 @@ std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vend
 // slower). A tile therefore stages its keys in STAGING_ROUNDS rounds, so that its shared memory
 // stays under that line while it grows past 5,600 keys (docs/perf-notes.md, twelfth session).
 // Measured on an H100 against the previous tiles (ms at 2^26 keys):
-// - 32-bit keys alone, look-back: 512 x 14 in two rounds, 2.015 against 2.182 (512 x 10);
-// - 32-bit keys with 32-bit values and 64-bit keys alone, look-back: 448 x 14 in two rounds,
-//   2.631 against 2.707 and 5.463 against 5.660 (384 x 14);
+// - 32-bit keys alone, look-back: 512 x 14 in two rounds, 2.01 against 2.18 (512 x 10);
+// - the look-back with values or 64-bit keys: 448 x 14 in two rounds. u32 pairs 2.64 against
+//   2.71 (384 x 14), u64 keys 5.49 against 5.67 (384 x 14), u32 keys with u64 values 4.47 against
+//   4.58 (512 x 10), u64 keys with u32 values 7.92 against 8.17 (512 x 10);
 // - 32-bit keys alone, reduce-then-scan: 384 x 14 in one round (the look-back is faster now).
-// Other cases keep 512 x 10 in one round (not measured with rounds).
+// Other cases (64-bit keys with 64-bit values, reduce-then-scan with values) keep 512 x 10 in one
+// round: not measured with rounds.
 struct TileShape {
   std::uint32_t workgroup = 0, items = 0, rounds = 1;
 };
@@ -114,7 +116,7 @@ std::optional<TileShape> nvidia_tile(const DeviceInfo& device, std::uint32_t key
   const bool keys_alone = key_words == 1 && value_words == 0;
   if (!lookback) return keys_alone ? std::optional<TileShape>({384, 14, 1}) : std::nullopt;
   if (keys_alone) return TileShape{512, 14, 2};
-  if ((key_words == 1 && value_words == 1) || (key_words == 2 && value_words == 0)) return TileShape{448, 14, 2};
+  if (key_words + value_words <= 3) return TileShape{448, 14, 2};
   return std::nullopt;
 }
 
