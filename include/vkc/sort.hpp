@@ -56,9 +56,8 @@ enum class SortOrder { ascending, descending };
 
 /// How radix sort computes each digit's global offsets.
 enum class RadixScan {
-  automatic,         ///< chained scan where the device is known to let workgroups wait on each other,
-                     ///< except where reduce-then-scan measured faster (NVIDIA: 32-bit keys alone
-                     ///< from 2^25 keys)
+  automatic,         ///< chained scan where the device is known to let workgroups wait on each other
+                     ///< (NVIDIA's and AMD's discrete GPUs, up to 2^30 - 1 keys), reduce-then-scan elsewhere
   lookback,          ///< single-pass chained scan with decoupled look-back (needs forward progress)
   reduce_then_scan,  ///< upsweep, scan, downsweep: no workgroup ever waits for another
 };
