@@ -266,6 +266,16 @@ bool lookback_spins(const DeviceInfo& device) {
   return !device.is_software();
 }
 
+// Whether the scatter's per-digit scan takes the form that works around a lavapipe compiler fault
+// (UNIFORM_DIGIT_LOOP in radix_scatter.glsl): CPU devices only, since on an H100 it cost the
+// scatter its second workgroup per SM. VKC_RADIX_UNIFORM_DIGIT_LOOP=0 or 1 forces either, so that
+// the tests run the GPUs' form on lavapipe too (with tiles whose workgroup divides 256).
+bool uniform_digit_loop(const DeviceInfo& device) {
+  const char* forced = std::getenv("VKC_RADIX_UNIFORM_DIGIT_LOOP");
+  if (forced && *forced) return *forced == '1';
+  return device.is_software();
+}
+
 // Earlier tiles whose look-back words one invocation reads at once: VKC_RADIX_WINDOW for tuning runs.
 std::uint32_t lookback_window() {
   const char* text = std::getenv("VKC_RADIX_WINDOW");
@@ -399,7 +409,7 @@ class RadixSort final : public Algorithm {
               .specialization = {t.workgroup, t.items, p.key_words, p.value_words, key_kind(job.key_type),
                                  job.descending() ? 1u : 0u, t.max_subgroups, scan_mode, t.shared_words,
                                  ballot_words(ctx.info()), lookback_window(), lookback_spins(ctx.info()) ? 1u : 0u,
-                                 t.staging_rounds, ctx.info().is_software() ? 1u : 0u},
+                                 t.staging_rounds, uniform_digit_loop(ctx.info()) ? 1u : 0u},
               .bindings = 6,
               .push_bytes = sizeof(PassPush),
               .full_subgroups = ctx.info().subgroup_size_control});
