@@ -2,8 +2,9 @@
 // WG * ITEMS keys is ranked by its 8-bit digit inside the workgroup (subgroup multisplit), its
 // digit counts are turned into global positions (decoupled look-back, or a tile table that
 // scan_tiles computed: every pass of reduce-then-scan, and pass 0 of 32-bit keys alone on the
-// look-back path), and keys and values are scattered through shared memory so that
-// the global writes of equal digits are contiguous. Stable: equal digits keep the input order.
+// look-back path), and keys and values are scattered through shared memory, in STAGING_ROUNDS
+// rounds, so that the global writes of equal digits are contiguous. Stable: equal digits keep
+// the input order.
 //
 // Bindings: 0 count (read), 1 keys A, 2 keys B, 3 values A, 4 values B (one pair is read, the
 // other written, as PASS_FROM_B says), 5 state (read; look-back words and tickets written).

@@ -88,9 +88,9 @@ std::uint32_t staging_words(std::uint32_t subgroups, std::uint32_t tile, std::ui
 }
 
 // 16 subgroups per workgroup (512 invocations at NVIDIA's 32, 64 at lavapipe's 4) and 16 keys per
-// invocation, fewer where shared memory is short. On NVIDIA 10 keys: the scatter's registers grow
-// by about 6 per key (64 at 10 keys, 100 at 16 on an H200), and at 64 two workgroups of 512 fit
-// an SM, which measured fastest (docs/perf-notes.md).
+// invocation, fewer where shared memory is short. On NVIDIA 10 keys in one staging round, for
+// the cases nvidia_tile does not cover: 5,120 keys stage in 20 KiB, under the line past which the
+// driver plans one workgroup per SM and raises the registers (docs/perf-notes.md).
 std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vendor_id == kNvidia ? 10 : 16; }
 
 // NVIDIA's tiles. This driver sizes a shader's registers by the occupancy its shared memory
