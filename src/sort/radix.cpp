@@ -100,12 +100,15 @@ std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vend
 // stays under that line while it grows past 5,600 keys (docs/perf-notes.md, twelfth session).
 // Measured on an H100 against the previous tiles (ms at 2^26 keys):
 // - 32-bit keys alone, look-back: 512 x 14 in two rounds, 2.01 against 2.18 (512 x 10);
-// - the look-back with values or 64-bit keys: 448 x 14 in two rounds. u32 pairs 2.64 against
-//   2.71 (384 x 14), u64 keys 5.49 against 5.67 (384 x 14), u32 keys with u64 values 4.47 against
-//   4.58 (512 x 10), u64 keys with u32 values 7.92 against 8.17 (512 x 10);
+// - the look-back with 32-bit values or 64-bit keys: 448 x 14 in two rounds. u32 pairs 2.64
+//   against 2.71 (384 x 14), u64 keys 5.49 against 5.67 (384 x 14), u64 keys with u32 values 7.92
+//   against 8.17 (512 x 10);
+// - u32 keys with u64 values, look-back: 512 x 10 in two rounds, whose two value planes still
+//   stage in 20 KiB: 3.70 against 4.58 (512 x 10 in one round: 40 KiB, one workgroup per SM);
 // - 32-bit keys alone, reduce-then-scan: 384 x 14 in one round (the look-back is faster now).
-// Other cases (64-bit keys with 64-bit values, reduce-then-scan with values) keep 512 x 10 in one
-// round: not measured with rounds.
+// Other cases keep 512 x 10 in one round: 64-bit keys with 64-bit values (10.8 ms; every shape
+// tried took one workgroup per SM, the best 2% faster) and reduce-then-scan with values (not
+// measured with rounds).
 struct TileShape {
   std::uint32_t workgroup = 0, items = 0, rounds = 1;
 };
@@ -116,8 +119,8 @@ std::optional<TileShape> nvidia_tile(const DeviceInfo& device, std::uint32_t key
   const bool keys_alone = key_words == 1 && value_words == 0;
   if (!lookback) return keys_alone ? std::optional<TileShape>({384, 14, 1}) : std::nullopt;
   if (keys_alone) return TileShape{512, 14, 2};
-  if (key_words + value_words <= 3) return TileShape{448, 14, 2};
-  return std::nullopt;
+  if (value_words < 2) return TileShape{448, 14, 2};
+  return key_words == 1 ? std::optional<TileShape>({512, 10, 2}) : std::nullopt;
 }
 
 // 32-bit words of a key and of a value (0 without values), as the kernels count them.
