@@ -146,9 +146,12 @@ Tuning choose_tuning(const DeviceInfo& device, std::uint32_t key_words, std::uin
   t.max_subgroups = max_subgroups(device, workgroup);
   const std::uint32_t words = std::max(1u, value_words);
   const std::uint32_t fixed = 2 * kRadix + t.max_subgroups + 8;
-  const auto shared_words = [&](std::uint32_t n) { return staging_words(t.max_subgroups, workgroup * n / t.staging_rounds, words); };
-  while (items > 1 && (shared_words(items) + fixed) * 4 > device.shared_memory_bytes) --items;
+  // Items stay a multiple of the rounds, also where shared memory is short and takes some away.
   if (items % t.staging_rounds) t.staging_rounds = 1;
+  const auto shared_words = [&](std::uint32_t n) { return staging_words(t.max_subgroups, workgroup * n / t.staging_rounds, words); };
+  while (items > t.staging_rounds && (shared_words(items) + fixed) * 4 > device.shared_memory_bytes) {
+    items -= t.staging_rounds;
+  }
   t.items = items;
   t.shared_words = shared_words(items);
   if ((t.shared_words + fixed) * 4 > device.shared_memory_bytes) {

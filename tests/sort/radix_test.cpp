@@ -143,7 +143,7 @@ TEST_P(RadixSortTest, SortsCountsAtTileEdges) {
   // lavapipe; on NVIDIA 5120 (512 x 10), 5376 (384 x 14: 32-bit keys on reduce-then-scan), 6272
   // (448 x 14: 32-bit values or 64-bit keys on the look-back) and 7168 (512 x 14: 32-bit keys on
   // the look-back).
-  for (std::size_t base : {1024u, 2048u, 4096u, 5120u, 5376u, 6272u, 7168u, 8192u, 3u * 4096u, 3u * 7168u}) {
+  for (std::size_t base : {1024u, 2048u, 4096u, 5120u, 5376u, 6272u, 7168u, 8192u, 3u * 4096u, 3u * 5376u, 3u * 7168u}) {
     for (std::size_t n : {base - 1, base, base + 1}) {
       expect_sorted(make_keys<std::uint32_t>(n, Dist::uniform, rng));
       expect_sorted(make_keys<std::uint64_t>(n, Dist::uniform, rng));
