@@ -56,6 +56,7 @@ int line_count(const std::string& text) {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 class CliInfo : public GpuTest {};
 
@@ -110,6 +111,28 @@ TEST_F(CliInfo, AllocationBeyondTheDeviceIsOneLineAndAFailure) {
   EXPECT_NE(o.status, 0);
   EXPECT_EQ(line_count(o.err), 1) << o.err;
   EXPECT_THAT(o.err, HasSubstr("maxStorageBufferRange"));
+}
+
+TEST_F(CliInfo, CommandLineThatDoesNotParseIsOneLineAndAFailure) {
+  for (const char* args : {"sort", "bench sort --algos quick", "info --no-such-option"}) {
+    const auto o = run_vkc(args, scratch_dir());
+    EXPECT_NE(o.status, 0) << args;
+    EXPECT_EQ(line_count(o.err), 1) << args << ": " << o.err;
+    EXPECT_THAT(o.err, HasSubstr("vkc: ")) << args;
+  }
+}
+
+// --algos takes a comma list as well as separate words; each named algorithm gets its column.
+TEST_F(CliInfo, BenchSortTakesAlgorithmsAsACommaList) {
+  for (const char* algos : {"bitonic,radix", "bitonic radix"}) {
+    const auto o = run_vkc(std::string("bench sort --min-n 1024 --max-n 1024 --runs 10 --warmup 0 --cpu-max-n 0 "
+                                       "--no-transfer --algos ") + algos,
+                           scratch_dir());
+    ASSERT_EQ(o.status, 0) << algos << ": " << o.err;
+    EXPECT_THAT(o.out, HasSubstr("bitonic GPU ms")) << algos;
+    EXPECT_THAT(o.out, HasSubstr("radix GPU ms")) << algos;
+    EXPECT_THAT(o.out, Not(HasSubstr("odd_even GPU ms"))) << algos;
+  }
 }
 
 TEST_F(CliInfo, DemoDispatchIsVerified) {

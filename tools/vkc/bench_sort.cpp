@@ -225,7 +225,8 @@ void register_bench_sort(CLI::App& bench, Common& common) {
   cmd->add_option("--dist", args->dist, "uniform, sorted, reverse, few, equal")
       ->check(CLI::IsMember({"uniform", "sorted", "reverse", "few", "equal"}));
   cmd->add_option("--order", args->order, "asc or desc")->check(CLI::IsMember({"asc", "desc"}));
-  cmd->add_option("--algos", args->algorithms, "GPU algorithms to time (default: all in this build)")
+  cmd->add_option("--algos", args->algorithms, "GPU algorithms to time, e.g. bitonic,radix (default: all in this build)")
+      ->delimiter(',')
       ->check(CLI::IsMember({"bitonic", "bitonic_transpose", "odd_even", "radix"}));
   cmd->add_option("--odd-even-max-n", args->odd_even_max_n, "largest n for odd_even (its cost is O(n^2/B))");
   cmd->add_option("--transpose-max-n", args->transpose_max_n, "largest n for bitonic_transpose");
