@@ -175,13 +175,17 @@ struct Plan {
 };
 
 // Whether the look-back path's pass 0 reads its offsets from the histogram's tile table. On an
-// H100 that saved 3% for 32-bit keys and lost 2-3% for pairs and up to 0.5% for 64-bit keys:
-// without a look-back to wait on, the loads of the values (or of a split key's other word) are
-// no longer hidden. VKC_RADIX_FIRST_TABLE=0 or 1 overrides, for tuning runs.
-bool lookback_first_pass_from_table(std::uint32_t key_words, std::uint32_t value_words) {
+// H100 that saved 2% for 32-bit keys from 2^24 keys and lost 2-3% for pairs and up to 0.5% for
+// 64-bit keys: without a look-back to wait on, the loads of the values (or of a split key's other
+// word) are no longer hidden. Below 2^23 keys the table costs 32-bit keys more than it saves
+// (its scan is one more dependent dispatch: 0.110 against 0.102 ms at 2^20, 0.217 against 0.212
+// at 2^22; a tie at 2^23). VKC_RADIX_FIRST_TABLE=0 or 1 overrides, for tuning runs.
+constexpr std::uint64_t kFirstTableFrom = std::uint64_t{1} << 23;
+
+bool lookback_first_pass_from_table(std::uint32_t key_words, std::uint32_t value_words, std::uint64_t max_count) {
   const char* text = std::getenv("VKC_RADIX_FIRST_TABLE");
   if (text && *text) return *text == '1';
-  return key_words == 1 && value_words == 0;
+  return key_words == 1 && value_words == 0 && max_count >= kFirstTableFrom;
 }
 
 // Look-back needs forward progress between running workgroups, which NVIDIA's and AMD's
@@ -219,7 +223,7 @@ Plan make_plan(const DeviceInfo& device, KeyType key, ValueType value, std::uint
   // Look-back: two tables of tiles x 256 words, running passes alternating (the histogram zeroes
   // the first and each pass the next one), then pass 0's table of 256 x tiles counts if it uses
   // one. Reduce-then-scan: one table of 256 x tiles counts, pass 0's included.
-  p.first_from_table = !lookback || lookback_first_pass_from_table(p.key_words, p.value_words);
+  p.first_from_table = !lookback || lookback_first_pass_from_table(p.key_words, p.value_words, max_count);
   const std::uint64_t table_words = (lookback ? (p.first_from_table ? 3 : 2) : 1) * p.tiles * kRadix;
   if (kStateHeaderWords + table_words > UINT32_MAX) throw Error("radix sort: too many elements for the state's word indices");
   p.first_table = static_cast<std::uint32_t>(kStateHeaderWords + (lookback ? 2 * p.tiles * kRadix : 0));
