@@ -109,15 +109,27 @@ std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vend
 // Other cases keep 512 x 10 in one round: 64-bit keys with 64-bit values (10.8 ms; every shape
 // tried took one workgroup per SM, the best 2% faster) and reduce-then-scan with values (not
 // measured with rounds).
+// Smaller sorts take smaller tiles (thirteenth session, H100, look-back): a pass over a few hundred
+// tiles or fewer lasts about as long as one tile's latency plus its look-back chain, so there the
+// tile's size costs more than the per-tile work it spreads. Up to 2^18 keys 384 x 8 (2^16 keys:
+// 0.064 against 0.074 ms, pairs 0.069 against 0.082, u64 0.118 against 0.147); up to 2^22 512 x 10
+// in one round (2^20: 0.097 against 0.102, pairs 0.110 against 0.114, u64 2^21 0.307 against
+// 0.345). From 2^23 the large tiles above are as fast or faster. Two value planes (64-bit values,
+// not measured small) stage 384 x 8 in two rounds and keep their own tile in between.
 struct TileShape {
   std::uint32_t workgroup = 0, items = 0, rounds = 1;
 };
 
+constexpr std::uint64_t kSmallTileUpTo = std::uint64_t{1} << 18;
+constexpr std::uint64_t kMediumTileUpTo = std::uint64_t{1} << 22;
+
 std::optional<TileShape> nvidia_tile(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t value_words,
-                                     bool lookback) {
+                                     bool lookback, std::uint64_t max_count) {
   if (device.vendor_id != kNvidia || device.min_subgroup_size != 32) return std::nullopt;
   const bool keys_alone = key_words == 1 && value_words == 0;
   if (!lookback) return keys_alone ? std::optional<TileShape>({384, 14, 1}) : std::nullopt;
+  if (max_count <= kSmallTileUpTo) return TileShape{384, 8, value_words == 2 ? 2u : 1u};
+  if (max_count <= kMediumTileUpTo && value_words < 2) return TileShape{512, 10, 1};
   if (keys_alone) return TileShape{512, 14, 2};
   if (value_words < 2) return TileShape{448, 14, 2};
   return key_words == 1 ? std::optional<TileShape>({512, 10, 2}) : std::nullopt;
@@ -133,10 +145,11 @@ std::uint32_t words_of(ValueType value) { return static_cast<std::uint32_t>(valu
 KeyType kernel_key_type(KeyType key) { return key == KeyType::f64 ? KeyType::u64 : key; }
 
 // Keys are staged one word at a time (64-bit keys are split), values whole.
-Tuning choose_tuning(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t value_words, bool lookback) {
+Tuning choose_tuning(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t value_words, bool lookback,
+                     std::uint64_t max_count) {
   const std::uint32_t min_subgroup = std::max<std::uint32_t>(1, device.min_subgroup_size);
   const std::uint32_t limit = std::min(device.max_workgroup_invocations, device.max_workgroup_size[0]);
-  const std::optional<TileShape> shape = nvidia_tile(device, key_words, value_words, lookback);
+  const std::optional<TileShape> shape = nvidia_tile(device, key_words, value_words, lookback, max_count);
   std::uint32_t workgroup = shape ? shape->workgroup : std::min({512u, limit, 16 * min_subgroup});
   std::uint32_t items = shape ? shape->items : keys_per_invocation(device);
   Tuning t;
@@ -216,7 +229,7 @@ Plan make_plan(const DeviceInfo& device, KeyType key, ValueType value, std::uint
   p.value_words = words_of(value);
   p.passes = 4 * p.key_words;
   p.lookback = lookback;
-  p.tuning = choose_tuning(device, p.key_words, p.value_words, lookback);
+  p.tuning = choose_tuning(device, p.key_words, p.value_words, lookback, max_count);
   p.tiles = std::max<std::uint64_t>(1, groups_for(max_count, p.tuning.tile()));
   p.keys_bytes = std::max<std::uint64_t>(4, max_count * p.key_words * 4);
   p.values_bytes = std::max<std::uint64_t>(4, max_count * p.value_words * 4);
