@@ -43,14 +43,27 @@ void scan_pass_histogram(uint p, uint n) {
 }
 
 // Which buffers each pass reads, in which layout, and how many workgroups it gets; invocation 0 only.
+// A copy grid of no workgroups in x means the sort records no copy_back (small sorts, where its
+// barrier and dispatch cost more than the rare extra pass): then an odd number of running passes is
+// made even by running one skipped pass, whose scatter moves every key to where it already stands
+// (one digit for all keys), so that the data always ends in the A buffers.
 void plan_passes(uvec2 pass_grid, uvec2 copy_grid) {
   bool skip[PASSES];
-  uint first_run = PASSES, last_run = PASSES;  // the first and the last pass that run
+  uint running = 0u;
   for (uint p = 0u; p < PASSES; ++p) {
     // When every pass could be skipped, float keys still take the last one, so that each key
     // is written back in its canonical form (a NaN's sign bit cleared); integers are left as
     // they are, already sorted.
-    skip[p] = s_skip[p] != 0u && (first_run < PASSES || p + 1u < PASSES || !FLOAT_KEYS);
+    skip[p] = s_skip[p] != 0u && (running != 0u || p + 1u < PASSES || !FLOAT_KEYS);
+    if (!skip[p]) ++running;
+  }
+  if (copy_grid.x == 0u && running % 2u != 0u) {
+    uint p = 0u;
+    while (!skip[p]) ++p;  // PASSES is even, so an odd count leaves a skipped pass
+    skip[p] = false;
+  }
+  uint first_run = PASSES, last_run = PASSES;  // the first and the last pass that run
+  for (uint p = 0u; p < PASSES; ++p) {
     if (!skip[p]) {
       if (first_run == PASSES) first_run = p;
       last_run = p;

@@ -39,7 +39,7 @@ layout(push_constant) uniform Push {
   uint max_count;
   uint table_words;     // look-back table 0's words (zeroed here), 0 for reduce-then-scan
   uint grid_x, grid_y;  // a running pass's scatter grid, as the host splits its tiles
-  uint copy_x, copy_y;  // copy_back's grid, when the data ends in the B buffers
+  uint copy_x, copy_y;  // copy_back's grid, when the data ends in the B buffers; x = 0: none recorded
   uint tiles;           // TILE_TABLE: tiles for max_count, the stride of the tile table
   uint first_table;     // TILE_TABLE: the first word of pass 0's tile table
 } pc;
