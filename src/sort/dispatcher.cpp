@@ -17,10 +17,15 @@ const Algorithm* lookup(SortAlgorithm id) {
   }
 }
 
-// Below this many elements `automatic` uses bitonic sort, above it radix sort. Measured per
-// device class; see BENCHMARKS.md and docs/perf-notes.md.
+// Up to this many elements `automatic` uses bitonic sort, above it radix sort. Measured per
+// device class; see BENCHMARKS.md and docs/perf-notes.md. NVIDIA's radix tiles for small sorts
+// (thirteenth session) moved its crossover down: at 2^14 keys radix is ahead on an H100 (a tie
+// for keys alone, 6% for pairs) and on an H200 (0.050 against 0.056 ms), bitonic at 2^13. Other
+// GPUs keep the earlier crossover, measured before those tiles.
 std::uint64_t radix_crossover(const DeviceInfo& device) {
-  return device.is_software() ? (1u << 12) : (1u << 14);
+  constexpr std::uint32_t kNvidia = 0x10DE;
+  if (device.is_software()) return 1u << 12;
+  return device.vendor_id == kNvidia ? (1u << 13) : (1u << 14);
 }
 
 }  // namespace
