@@ -11,6 +11,10 @@
 
 namespace vkc::sorting {
 
+/// PCI vendor ids (DeviceInfo::vendor_id) of the GPUs whose tuning is measured.
+constexpr std::uint32_t kVendorNvidia = 0x10DE;
+constexpr std::uint32_t kVendorAmd = 0x1002;
+
 /// One sort, as recorded: buffers with their offsets and the sizes known on the host.
 struct Job {
   KeyType key_type = KeyType::u32;

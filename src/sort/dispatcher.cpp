@@ -23,9 +23,8 @@ const Algorithm* lookup(SortAlgorithm id) {
 // for keys alone, 6% for pairs) and on an H200 (0.050 against 0.056 ms), bitonic at 2^13. Other
 // GPUs keep the earlier crossover, measured before those tiles.
 std::uint64_t radix_crossover(const DeviceInfo& device) {
-  constexpr std::uint32_t kNvidia = 0x10DE;
   if (device.is_software()) return 1u << 12;
-  return device.vendor_id == kNvidia ? (1u << 13) : (1u << 14);
+  return device.vendor_id == kVendorNvidia ? (1u << 13) : (1u << 14);
 }
 
 }  // namespace

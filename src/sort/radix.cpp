@@ -49,7 +49,6 @@ constexpr std::uint32_t kScanLookback = 0, kScanTable = 1, kScanTableClearing = 
 constexpr std::uint64_t kHistogramGroups = 2048;
 constexpr std::uint64_t kLookbackLimit = (1u << 30) - 1;  // 30-bit counts in a look-back word
 constexpr std::uint64_t kAlign = 256;                     // every storage-buffer offset alignment
-constexpr std::uint32_t kNvidia = 0x10DE, kAmd = 0x1002;  // PCI vendor ids
 
 constexpr std::uint64_t align_up(std::uint64_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
 
@@ -91,7 +90,7 @@ std::uint32_t staging_words(std::uint32_t subgroups, std::uint32_t tile, std::ui
 // invocation, fewer where shared memory is short. On NVIDIA 10 keys in one staging round, for
 // the cases nvidia_tile does not cover: 5,120 keys stage in 20 KiB, under the line past which the
 // driver plans one workgroup per SM and raises the registers (docs/perf-notes.md).
-std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vendor_id == kNvidia ? 10 : 16; }
+std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vendor_id == kVendorNvidia ? 10 : 16; }
 
 // NVIDIA's tiles. This driver sizes a shader's registers by the occupancy its shared memory
 // allows: two workgroups per SM only while the scatter declares at most about 24 KiB (measured
@@ -126,7 +125,7 @@ constexpr std::uint64_t kMediumTileUpTo = std::uint64_t{1} << 22;
 
 std::optional<TileShape> nvidia_tile(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t value_words,
                                      bool lookback, std::uint64_t max_count) {
-  if (device.vendor_id != kNvidia || device.min_subgroup_size != 32) return std::nullopt;
+  if (device.vendor_id != kVendorNvidia || device.min_subgroup_size != 32) return std::nullopt;
   const bool keys_alone = key_words == 1 && value_words == 0;
   if (!lookback) return keys_alone ? std::optional<TileShape>({384, 14, 1}) : std::nullopt;
   if (max_count <= kSmallTileUpTo) return TileShape{384, 8, value_words == 2 ? 2u : 1u};
@@ -207,7 +206,7 @@ bool lookback_first_pass_from_table(std::uint32_t key_words, std::uint32_t value
 // 32-bit keys alone took reduce-then-scan from 2^25 keys until the staging rounds made the
 // look-back faster at every size: 7.74 against 8.31 ms at 2^28.)
 bool automatic_lookback(const DeviceInfo& device, std::uint64_t max_count) {
-  const bool vendor = device.vendor_id == kNvidia || device.vendor_id == kAmd;
+  const bool vendor = device.vendor_id == kVendorNvidia || device.vendor_id == kVendorAmd;
   return vendor && device.type == DeviceType::discrete_gpu && max_count <= kLookbackLimit;
 }
 
