@@ -41,6 +41,7 @@ const uint STATE_TILES = 2304u;
 const uint PASS_FROM_B = 2u;        // the pass reads the B (temporary) buffers and writes A
 const uint PASS_READ_PLANAR = 4u;   // split keys (SPLIT_KEY): the pass reads them planar
 const uint PASS_WRITE_PLANAR = 8u;  // and writes them planar (see key_word_index)
+const uint PASS_COPY = 16u;         // the pass copies every element to the same index (radix_prepare.glsl)
 
 const uint RADIX = 256u;
 

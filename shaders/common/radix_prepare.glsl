@@ -1,7 +1,8 @@
 // What the radix sort decides once every digit is counted, run by the last histogram workgroup
 // (sort/radix/histogram): the digit histograms become each digit's first index; passes whose
 // digit is the same for every key get no workgroups (each pass's grid is written here, and
-// copy_back's); and each pass learns which buffer pair it reads, and in which layout.
+// copy_back's); and each pass learns which buffer pair it reads, in which layout, and whether it
+// only copies.
 //
 // The including shader defines PASSES, FLOAT_KEYS, WORKGROUP_SCAN_MAX_SUBGROUPS and the constants
 // radix.glsl needs, includes radix.glsl and workgroup_scan.glsl, and binds `state`; the grids come
@@ -43,11 +44,12 @@ void scan_pass_histogram(uint p, uint n) {
 }
 
 // Which buffers each pass reads, in which layout, and how many workgroups it gets; invocation 0 only.
-// A copy grid of no workgroups in x means the sort records no copy_back (small sorts, where its
-// barrier and dispatch cost more than the rare extra pass): then an odd number of running passes is
-// made even by running one skipped pass, whose scatter moves every key to where it already stands
-// (one digit for all keys), so that the data always ends in the A buffers.
-void plan_passes(uvec2 pass_grid, uvec2 copy_grid) {
+// An odd count of running passes leaves the data in the B buffers. Where the sort records
+// copy_back, its grid then copies it to A. Elsewhere (`copying_pass`) one skipped pass runs as a
+// plain copy to the other buffer pair instead, which makes the count even, so that the sort saves
+// copy_back's barrier and dispatch (3-4 us on an H100) in every sort, not only where the count
+// is even already.
+void plan_passes(uvec2 pass_grid, uvec2 copy_grid, bool copying_pass) {
   bool skip[PASSES];
   uint running = 0u;
   for (uint p = 0u; p < PASSES; ++p) {
@@ -57,10 +59,11 @@ void plan_passes(uvec2 pass_grid, uvec2 copy_grid) {
     skip[p] = s_skip[p] != 0u && (running != 0u || p + 1u < PASSES || !FLOAT_KEYS);
     if (!skip[p]) ++running;
   }
-  if (copy_grid.x == 0u && running % 2u != 0u) {
-    uint p = 0u;
-    while (!skip[p]) ++p;  // PASSES is even, so an odd count leaves a skipped pass
-    skip[p] = false;
+  uint copy_pass = PASSES;  // none
+  if (copying_pass && running % 2u != 0u) {
+    copy_pass = 0u;
+    while (!skip[copy_pass]) ++copy_pass;  // PASSES is even, so an odd count leaves a skipped pass
+    skip[copy_pass] = false;
   }
   uint first_run = PASSES, last_run = PASSES;  // the first and the last pass that run
   for (uint p = 0u; p < PASSES; ++p) {
@@ -75,9 +78,12 @@ void plan_passes(uvec2 pass_grid, uvec2 copy_grid) {
     // Split keys are planar between the first pass and the last (key_word_index).
     if (SPLIT_KEY && p > first_run) info |= PASS_READ_PLANAR;
     if (SPLIT_KEY && p < last_run) info |= PASS_WRITE_PLANAR;
+    if (p == copy_pass) info |= PASS_COPY;
     state[STATE_PASS_INFO + p] = info;
     set_grid(STATE_DISPATCH + p * 3u, skip[p] ? uvec2(0u, 1u) : pass_grid);
-    set_grid(STATE_SCAN_DISPATCH + p * 3u, uvec2(skip[p] ? 0u : RADIX, 1u));
+    // A copying pass needs no scan of its tiles' counts (reduce-then-scan's upsweep, which shares
+    // the scatter's grid, still counts them: the rare pass that copies is not worth a grid of its own).
+    set_grid(STATE_SCAN_DISPATCH + p * 3u, uvec2(skip[p] || p == copy_pass ? 0u : RADIX, 1u));
     if (!skip[p]) in_b ^= 1u;
   }
   state[STATE_FINAL] = in_b;
@@ -85,7 +91,7 @@ void plan_passes(uvec2 pass_grid, uvec2 copy_grid) {
 }
 
 // Every invocation of the (last) workgroup calls this, in uniform control flow.
-void prepare_passes(uint n, uvec2 pass_grid, uvec2 copy_grid) {
+void prepare_passes(uint n, uvec2 pass_grid, uvec2 copy_grid, bool copying_pass) {
   if (gl_LocalInvocationIndex < 8u) s_skip[gl_LocalInvocationIndex] = 0u;
   // Orders the flags' zeroing before any invocation sets one.
   barrier();
@@ -94,7 +100,7 @@ void prepare_passes(uint n, uvec2 pass_grid, uvec2 copy_grid) {
   for (uint p = 0u; p < PASSES; ++p) scan_pass_histogram(p, n);
   // Orders every skip flag before invocation 0 reads them.
   barrier();
-  if (gl_LocalInvocationIndex == 0u) plan_passes(pass_grid, copy_grid);
+  if (gl_LocalInvocationIndex == 0u) plan_passes(pass_grid, copy_grid, copying_pass);
 }
 
 #endif

@@ -38,6 +38,7 @@ layout(constant_id = 10) const uint LOOKBACK_WINDOW = 4; // earlier tiles read a
 layout(constant_id = 11) const bool LOOKBACK_SPIN = true; // false: look-back in barrier rounds
 layout(constant_id = 12) const uint STAGING_ROUNDS = 1;  // see stage_round
 layout(constant_id = 13) const bool UNIFORM_DIGIT_LOOP = false;  // see subgroup_prefixes_guarded
+layout(constant_id = 14) const bool COPYING = false;  // runs a pass that prepare marked PASS_COPY; see copy_tile
 
 // Where a tile's global digit offsets come from: decoupled look-back; a tile table that
 // scan_tiles wrote (reduce-then-scan); or a tile table on the look-back path (pass 0, whose tile
@@ -444,6 +445,32 @@ uint subgroup_prefixes_guarded(uint d) {
   return sum;
 }
 
+// A pass that prepare marked PASS_COPY (radix_prepare.glsl) moves this workgroup's tile of
+// elements to the same indices of the other buffer pair, in the layout the pass writes. Only
+// pipelines built with COPYING test for it: on an H100 the branch alone took pass 0's
+// tile-table pipeline (SCAN_TABLE_CLEARING) from 64 to 78 registers, so sorts that use that
+// pipeline record copy_back instead.
+void copy_tile(bool from_b, bool read_planar, bool write_planar, uint n) {
+  const uint first = linear_workgroup_id() * TILE + gl_LocalInvocationIndex;
+  for (uint k = 0u; k < ITEMS; ++k) {
+    const uint i = first + k * WG;
+    if (i >= n) return;
+    if (SPLIT_KEY) {
+      for (uint w = 0u; w < 2u; ++w) {
+        const uint from = key_word_index(i, w, read_planar, n);
+        store_key_word(!from_b, write_planar, i, w, from_b ? keys_b[from] : keys_a[from]);
+      }
+    } else {
+      store_key(!from_b, i, uvec2(from_b ? keys_b[i] : keys_a[i], 0u));
+    }
+    if (VALUE_WORDS != 0u) {
+      const uint from = i * VALUE_WORDS;
+      store_value(!from_b, i, from_b ? uvec2(values_b[from], values_b[from + VALUE_WORDS - 1u])
+                                     : uvec2(values_a[from], values_a[from + VALUE_WORDS - 1u]));
+    }
+  }
+}
+
 // Records the tile's count of digit d for the scan over digits and publishes it for the look-back.
 void publish_count(uint tile, uint d, uint count, uint valid) {
   if (d == RADIX - 1u) count -= TILE - valid;  // the stand-ins past the count are not keys
@@ -463,6 +490,10 @@ void main() {
   const uint lid = gl_LocalInvocationIndex;
   lookback_table = from_b ? 1u : 0u;
   if (SCAN_MODE == SCAN_LOOKBACK || SCAN_MODE == SCAN_TABLE_CLEARING) clear_next_table(lookback_table);
+  if (COPYING && (info & PASS_COPY) != 0u) {  // the same for the whole grid
+    copy_tile(from_b, read_planar, write_planar, n);
+    return;
+  }
   for (uint i = lid; i < MAX_SUBGROUPS * RADIX; i += WG) s_work[i] = 0u;
   // Orders the ticket's store before every invocation reads it, and the zeroing of the counters
   // before the ranking updates them.

@@ -119,7 +119,6 @@ struct TileShape {
   std::uint32_t workgroup = 0, items = 0, rounds = 1;
 };
 
-constexpr std::uint64_t kEvenPassesUpTo = std::uint64_t{1} << 18;  // see records_copy_back
 constexpr std::uint64_t kSmallTileUpTo = std::uint64_t{1} << 18;
 constexpr std::uint64_t kMediumTileUpTo = std::uint64_t{1} << 22;
 
@@ -336,6 +335,7 @@ struct PassPush {
 
 struct HistogramPush {
   std::uint32_t max_count, table_words, grid_x, grid_y, copy_x, copy_y;
+  std::uint32_t copying_pass;  // 1: no copy_back recorded (records_copy_back)
   std::uint32_t tiles, first_table;
 };
 
@@ -375,7 +375,7 @@ class RadixSort final : public Algorithm {
     r.fill_buffer(b.state.buffer, b.state.offset, p.zero_bytes, 0);
     record_histogram(ctx, r, inner, p, b, !doubles ? 0u : job.descending() ? 2u : 1u);
     for (std::uint32_t pass = 0; pass < p.passes; ++pass) record_pass(ctx, r, inner, p, b, pass);
-    if (records_copy_back(job)) record_copy_back(ctx, r, inner, p, b);
+    if (records_copy_back(p)) record_copy_back(ctx, r, inner, p, b);
     if (doubles) record_unorder_doubles(ctx, r, job);
   }
 
@@ -403,9 +403,10 @@ class RadixSort final : public Algorithm {
     const Binding keys{b.keys_a.buffer, doubles ? Access::read_write : Access::read, b.keys_a.offset, b.keys_a.range};
     const Binding bindings[] = {b.count, keys, b.state};
     const Grid grid = grid_for(device, p.tiles);
-    const Grid copy = records_copy_back(job) ? grid_for(device, copy_back_groups(device, job)) : Grid{};
+    const bool copy_back = records_copy_back(p);
+    const Grid copy = copy_back ? grid_for(device, copy_back_groups(device, job)) : Grid{};
     const auto lookback_words = static_cast<std::uint32_t>(p.lookback ? p.tiles * kRadix : 0);
-    const HistogramPush push{count32(job), lookback_words, grid.x, grid.y, copy.x, copy.y,
+    const HistogramPush push{count32(job), lookback_words, grid.x, grid.y, copy.x, copy.y, copy_back ? 0u : 1u,
                              static_cast<std::uint32_t>(p.tiles), p.first_table};
     const std::uint64_t chunks = groups_for(job.max_count, std::uint64_t{wg} * items);
     r.dispatch(pipe, bindings, &push, sizeof push, std::min(kHistogramGroups, chunks));
@@ -432,7 +433,8 @@ class RadixSort final : public Algorithm {
               .specialization = {t.workgroup, t.items, p.key_words, p.value_words, key_kind(job.key_type),
                                  job.descending() ? 1u : 0u, t.max_subgroups, scan_mode, t.shared_words,
                                  ballot_words(ctx.info()), lookback_window(), lookback_spins(ctx.info()) ? 1u : 0u,
-                                 t.staging_rounds, uniform_digit_loop(ctx.info()) ? 1u : 0u},
+                                 t.staging_rounds, uniform_digit_loop(ctx.info()) ? 1u : 0u,
+                                 scan_mode != kScanTableClearing ? 1u : 0u},  // COPYING: see records_copy_back
               .bindings = 6,
               .push_bytes = sizeof(PassPush),
               .full_subgroups = ctx.info().subgroup_size_control});
@@ -466,12 +468,13 @@ class RadixSort final : public Algorithm {
   }
 
   // Whether the sort records copy_back, for when an odd number of passes runs and leaves the data
-  // in the B buffers. Small sorts do not: there the histogram's prepare runs one skipped pass
-  // more instead (radix_prepare.glsl), since copy_back's barrier and dispatch cost every sort
+  // in the B buffers. Most sorts do not: there the histogram's prepare makes one skipped pass a
+  // plain copy instead (radix_prepare.glsl), since copy_back's barrier and dispatch cost every sort
   // 3-4 us (H100, 32-bit keys: 0.061 against 0.064 ms at 2^16 without them, 0.068 against 0.071
-  // at 2^18), and an extra pass over so few keys, in the rare sorts that need one, costs about as
-  // much.
-  static bool records_copy_back(const Job& job) { return job.max_count > kEvenPassesUpTo; }
+  // at 2^18) and are needed only in the rare sorts that skip an odd number of passes. The one
+  // pipeline that cannot copy is pass 0's when it reads the histogram's tile table on the
+  // look-back path (copy_tile in radix_scatter.glsl says why), so those sorts keep copy_back.
+  static bool records_copy_back(const Plan& p) { return p.lookback && p.first_from_table; }
 
   // copy_back's workgroups when it has to run: one invocation per element.
   static std::uint64_t copy_back_groups(const DeviceInfo& device, const Job& job) {

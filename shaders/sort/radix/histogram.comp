@@ -39,7 +39,8 @@ layout(push_constant) uniform Push {
   uint max_count;
   uint table_words;     // look-back table 0's words (zeroed here), 0 for reduce-then-scan
   uint grid_x, grid_y;  // a running pass's scatter grid, as the host splits its tiles
-  uint copy_x, copy_y;  // copy_back's grid, when the data ends in the B buffers; x = 0: none recorded
+  uint copy_x, copy_y;  // copy_back's grid, when the data ends in the B buffers
+  uint copying_pass;    // 1: no copy_back is recorded; an odd count of running passes gets a copying pass
   uint tiles;           // TILE_TABLE: tiles for max_count, the stride of the tile table
   uint first_table;     // TILE_TABLE: the first word of pass 0's tile table
 } pc;
@@ -163,5 +164,5 @@ void main() {
   const uint n = min(count_value, pc.max_count);
   clear_first_table();
   count_digits(n);
-  if (finished_last()) prepare_passes(n, uvec2(pc.grid_x, pc.grid_y), uvec2(pc.copy_x, pc.copy_y));
+  if (finished_last()) prepare_passes(n, uvec2(pc.grid_x, pc.grid_y), uvec2(pc.copy_x, pc.copy_y), pc.copying_pass != 0u);
 }
