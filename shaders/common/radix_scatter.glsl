@@ -39,6 +39,8 @@ layout(constant_id = 11) const bool LOOKBACK_SPIN = true; // false: look-back in
 layout(constant_id = 12) const uint STAGING_ROUNDS = 1;  // see stage_round
 layout(constant_id = 13) const bool UNIFORM_DIGIT_LOOP = false;  // see subgroup_prefixes_guarded
 layout(constant_id = 14) const bool COPYING = false;  // runs a pass that prepare marked PASS_COPY; see copy_tile
+layout(constant_id = 15) const bool PACKED_RANKS = false;  // two 16-bit ranks per register; see RANK_WORDS
+layout(constant_id = 16) const bool RELOAD_KEYS = false;   // keys read again after the ranking; see DIGIT_WORDS
 
 // Where a tile's global digit offsets come from: decoupled look-back; a tile table that
 // scan_tiles wrote (reduce-then-scan); or a tile table on the look-back path (pass 0, whose tile
@@ -347,6 +349,32 @@ void scan_tile_digits() {
   }
 }
 
+// A key's rank in its tile, kept from the ranking to the scatter: one per register, or with
+// PACKED_RANKS two per register (key k in the low or high half of word k / 2; tiles of at most
+// 65,536 keys, radix.cpp checks), which frees ITEMS / 2 registers for larger tiles. Every k a
+// caller passes is a constant of an unrolled loop, so the halves are selected at compile time.
+const uint RANK_WORDS = PACKED_RANKS ? (ITEMS + 1u) / 2u : ITEMS;
+
+uint rank_of(uint ranks[RANK_WORDS], uint k) {
+  return PACKED_RANKS ? (ranks[k >> 1u] >> ((k & 1u) * 16u)) & 0xFFFFu : ranks[k];
+}
+
+// Adds to key k's rank; a packed half cannot carry into the other, as every rank stays below 2^16.
+void add_to_rank(inout uint ranks[RANK_WORDS], uint k, uint addend) {
+  if (PACKED_RANKS) {
+    ranks[k >> 1u] += addend << ((k & 1u) * 16u);
+  } else {
+    ranks[k] += addend;
+  }
+}
+
+// With RELOAD_KEYS the ranking keeps each key's digit (four per register) instead of the key,
+// and the keys are read from memory a second time for the staging (from L2, where the first read
+// left them), so that no key stays in a register from the ranking to the staging.
+const uint DIGIT_WORDS = RELOAD_KEYS ? (ITEMS + 3u) / 4u : 1u;
+
+uint digit_at(uint digits[DIGIT_WORDS], uint k) { return (digits[k >> 2u] >> ((k & 3u) * 8u)) & 0xFFu; }
+
 // Staging rounds: the tile's ranks are split into STAGING_ROUNDS consecutive ranges of
 // ROUND_TILE, and each range is staged and scattered in turn through ROUND_TILE words of
 // s_work, so that a tile needs 1 / STAGING_ROUNDS of the shared memory of one round. ITEMS is
@@ -356,16 +384,16 @@ const uint ROUND_ITEMS = ITEMS / STAGING_ROUNDS;
 const uint ROUND_TILE = WG * ROUND_ITEMS;
 
 // Stores w[k] in staging plane `plane` for every key k whose rank falls in round `round`.
-void stage_round(uint round, uint rank[ITEMS], uint w[ITEMS], uint plane) {
+void stage_round(uint round, uint rank[RANK_WORDS], uint w[ITEMS], uint plane) {
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    const uint slot = rank[k] - round * ROUND_TILE;  // wraps past ROUND_TILE for other rounds
+    const uint slot = rank_of(rank, k) - round * ROUND_TILE;  // wraps past ROUND_TILE for other rounds
     if (slot < ROUND_TILE) s_work[plane * ROUND_TILE + slot] = w[k];
   }
 }
 
 // Scatters the staged keys of round `round`, then the other words of split keys and the
 // values, each staged through the same words in turn.
-void scatter_round(uint round, bool from_b, bool write_planar, uint valid, uint rank[ITEMS], uint other_word[ITEMS],
+void scatter_round(uint round, bool from_b, bool write_planar, uint valid, uint rank[RANK_WORDS], uint other_word[ITEMS],
                    uvec2 value[ITEMS]) {
   const uint lid = gl_LocalInvocationIndex;
   uint position[ROUND_ITEMS];
@@ -471,6 +499,25 @@ void copy_tile(bool from_b, bool read_planar, bool write_planar, uint n) {
   }
 }
 
+// This invocation's keys of the tile in their ordered form: key k is the tile's key run + k *
+// subgroup size; keys past the tile's `valid` ones stand in as the largest key, so that they rank
+// last. A split key gives the word that holds the pass's digit, in both halves, so that
+// digit_of() finds it in either pass half.
+void load_ordered_keys(bool from_b, bool read_planar, uint tile_base, uint run, uint valid, uint n, out uvec2 key[ITEMS]) {
+  if (SPLIT_KEY) {
+    uint word[ITEMS];
+    load_key_word(from_b, read_planar, tile_base + run, gl_SubgroupSize, n - 1u, digit_word(pc.pass), word);
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+      key[k] = uvec2(run + k * gl_SubgroupSize < valid ? ordered_key_word(word[k], digit_word(pc.pass)) : ORDERED_KEY_MAX.x);
+    }
+  } else {
+    load_keys(from_b, tile_base + run, gl_SubgroupSize, n - 1u, key);
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+      key[k] = run + k * gl_SubgroupSize < valid ? to_ordered_key(key[k]) : ORDERED_KEY_MAX;
+    }
+  }
+}
+
 // Records the tile's count of digit d for the scan over digits and publishes it for the look-back.
 void publish_count(uint tile, uint d, uint count, uint valid) {
   if (d == RADIX - 1u) count -= TILE - valid;  // the stand-ins past the count are not keys
@@ -522,24 +569,25 @@ void main() {
   const uint counters = gl_SubgroupID * RADIX;
   const uvec4 lanes = subgroupBallot(true);
   uvec2 key[ITEMS];
-  uint rank[ITEMS];
+  uint rank[RANK_WORDS];
+  uint digits[DIGIT_WORDS];
   uint other_word[ITEMS];  // entries past the count are never stored
-  if (SPLIT_KEY) {
-    // Both halves of key[k] hold the digit's word, so that digit_of() finds it in either pass half.
-    uint word[ITEMS];
-    load_key_word(from_b, read_planar, tile_base + run, gl_SubgroupSize, n - 1u, digit_word(pc.pass), word);
-    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-      key[k] = uvec2(run + k * gl_SubgroupSize < valid ? ordered_key_word(word[k], digit_word(pc.pass)) : ORDERED_KEY_MAX.x);
-    }
-  } else {
-    load_keys(from_b, tile_base + run, gl_SubgroupSize, n - 1u, key);
-    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-      key[k] = run + k * gl_SubgroupSize < valid ? to_ordered_key(key[k]) : ORDERED_KEY_MAX;
-    }
+  load_ordered_keys(from_b, read_planar, tile_base, run, valid, n, key);
+  [[unroll]] for (uint r = 0u; r < RANK_WORDS; ++r) rank[r] = 0u;
+  [[unroll]] for (uint r = 0u; r < DIGIT_WORDS; ++r) digits[r] = 0u;
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+    const uint d = digit_of(key[k], pc.pass);
+    if (RELOAD_KEYS) digits[k >> 2u] |= d << ((k & 3u) * 8u);
+    add_to_rank(rank, k, subgroup_rank(d, counters, lanes));
   }
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) rank[k] = subgroup_rank(digit_of(key[k], pc.pass), counters, lanes);
-  // Orders every subgroup's counter updates before the per-digit scan over subgroups reads them.
+  if (RELOAD_KEYS && SCAN_MODE != SCAN_LOOKBACK && lid == 0u) s_tile = tile;  // the look-back's ticket is there already
+  // Orders every subgroup's counter updates before the per-digit scan over subgroups reads them
+  // (and s_tile's store before the reload below reads it).
   barrier();
+  // The second read of the keys is issued now, so that its latency overlaps the scans below. Its
+  // tile comes from shared memory, so that the compiler cannot take it for the first read and keep
+  // that read's registers alive instead.
+  if (RELOAD_KEYS) load_ordered_keys(from_b, read_planar, s_tile * TILE, run, valid, n, key);
 
   if (UNIFORM_DIGIT_LOOP) {
     for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
@@ -556,8 +604,8 @@ void main() {
   // Orders the scanned digit starts before the ranks read them.
   barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    const uint d = digit_of(key[k], pc.pass);
-    rank[k] += s_tile_start[d] + s_work[counters + d];
+    const uint d = RELOAD_KEYS ? digit_at(digits, k) : digit_of(key[k], pc.pass);
+    add_to_rank(rank, k, s_tile_start[d] + s_work[counters + d]);
   }
   // Orders every read of the counters before the staging below overwrites them.
   barrier();

@@ -58,6 +58,8 @@ struct Tuning {
   std::uint32_t max_subgroups = 0;   // workgroup / smallest subgroup size
   std::uint32_t shared_words = 0;    // the scatter's counters / staging area
   std::uint32_t staging_rounds = 1;  // the scatter's STAGING_ROUNDS: items is a multiple of it
+  bool packed_ranks = false;         // the scatter's PACKED_RANKS and RELOAD_KEYS (see register_savers)
+  bool reload_keys = false;
   std::uint32_t tile() const { return workgroup * items; }
 };
 
@@ -74,6 +76,21 @@ void tuning_override(std::uint32_t& workgroup, std::uint32_t& items, std::uint32
     items = i;
     rounds = r;
   }
+}
+
+// Two ways for the scatter to hold fewer registers per key, so that larger tiles keep two
+// workgroups per SM on NVIDIA: two 16-bit ranks per register (PACKED_RANKS in radix_scatter.glsl;
+// ranks must fit 16 bits), and keys read a second time for the staging instead of kept from the
+// ranking (RELOAD_KEYS). Off unless VKC_RADIX_PACKED_RANKS=1 or VKC_RADIX_RELOAD_KEYS=1, for
+// tuning runs: not yet measured on a GPU (docs/perf-notes.md, fourteenth session).
+bool env_flag(const char* name) {
+  const char* text = std::getenv(name);
+  return text && *text == '1';
+}
+
+void register_savers(Tuning& t) {
+  t.packed_ranks = env_flag("VKC_RADIX_PACKED_RANKS") && t.tile() <= (1u << 16);
+  t.reload_keys = env_flag("VKC_RADIX_RELOAD_KEYS");
 }
 
 // Subgroups a workgroup of `workgroup` invocations can hold at the device's smallest subgroup size:
@@ -166,6 +183,7 @@ Tuning choose_tuning(const DeviceInfo& device, std::uint32_t key_words, std::uin
   }
   t.items = items;
   t.shared_words = shared_words(items);
+  register_savers(t);
   if ((t.shared_words + fixed) * 4 > device.shared_memory_bytes) {
     throw Error("radix sort: '" + device.name + "' has too little shared memory for a tile");
   }
@@ -434,7 +452,8 @@ class RadixSort final : public Algorithm {
                                  job.descending() ? 1u : 0u, t.max_subgroups, scan_mode, t.shared_words,
                                  ballot_words(ctx.info()), lookback_window(), lookback_spins(ctx.info()) ? 1u : 0u,
                                  t.staging_rounds, uniform_digit_loop(ctx.info()) ? 1u : 0u,
-                                 scan_mode != kScanTableClearing ? 1u : 0u},  // COPYING: see records_copy_back
+                                 scan_mode != kScanTableClearing ? 1u : 0u,  // COPYING: see records_copy_back
+                                 t.packed_ranks ? 1u : 0u, t.reload_keys ? 1u : 0u},
               .bindings = 6,
               .push_bytes = sizeof(PassPush),
               .full_subgroups = ctx.info().subgroup_size_control});
