@@ -58,8 +58,8 @@ struct Tuning {
   std::uint32_t max_subgroups = 0;   // workgroup / smallest subgroup size
   std::uint32_t shared_words = 0;    // the scatter's counters / staging area
   std::uint32_t staging_rounds = 1;  // the scatter's STAGING_ROUNDS: items is a multiple of it
-  bool packed_ranks = false;         // the scatter's PACKED_RANKS and RELOAD_KEYS (see register_savers)
-  bool reload_keys = false;
+  bool packed_ranks = false;         // the scatter's PACKED_RANKS (see register_savers)
+  bool reload_keys = false;          // the scatter's RELOAD_KEYS (likewise)
   std::uint32_t tile() const { return workgroup * items; }
 };
 
