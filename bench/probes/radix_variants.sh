@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Times radix sort variants side by side on one device with probe-radix, for tuning calls on the
+# device machine (docs/perf-notes.md): first the registers of each variant's scatter pipelines
+# (VKC_PIPELINE_STATS; NVIDIA reports them), then two interleaved rounds of timings, so that
+# drift within the call shows as a difference between rounds.
+#
+# usage: radix_variants.sh DIR SIZES CASES VARIANT...
+#   DIR      holds probe-radix, and probe-radix-old for variants whose name starts with "old"
+#            (a binary built at an earlier commit, as a baseline)
+#   SIZES    log2 sizes, e.g. 24,26;  CASES  e.g. keys,pairs,u64
+#   VARIANT  "name=VAR=VALUE VAR=VALUE..." (developer knobs of src/sort/radix.cpp), or name= alone
+# e.g. radix_variants.sh build-dev/dev 24,26 keys,pairs old= new= \
+#        "packed16=VKC_RADIX_PACKED_RANKS=1 VKC_RADIX_TILE=512,16,2"
+# Prints "name: case:log2n:ms ..." per round; a row that failed verification is marked "UNVERIFIED".
+set -euo pipefail
+[[ $# -ge 4 ]] || { sed -n '2,15p' "$0" >&2; exit 2; }
+dir=$1 sizes=$2 cases=$3
+shift 3
+
+binary_of() { [[ $1 == old* ]] && echo "$dir/probe-radix-old" || echo "$dir/probe-radix"; }
+
+# Runs the probe of variant $1 with its knobs and any extra arguments.
+probe() {
+  local name=${1%%=*} knobs=${1#*=}
+  shift
+  env $knobs "$(binary_of "$name")" --cases "$cases" --scans lookback "$@" 2>&1
+}
+
+for variant in "$@"; do
+  stats=$(VKC_PIPELINE_STATS=1 probe "$variant" --sizes "${sizes%%,*}" --runs 1 |
+          grep -E 'scatter .*Register' | sed -E 's/.*scatter (\[[^]]*\]).*Register Count=([0-9]+).*/\1:\2/' |
+          sort -u | tr '\n' ' ' || true)
+  echo "${variant%%=*} registers: ${stats:-(none reported)}"
+done
+for round in 1 2; do
+  for variant in "$@"; do
+    probe "$variant" --sizes "$sizes" --runs 15 |
+      awk -v name="${variant%%=*}" '$2 == "lookback" {
+             row = row " " $1 ":" $3 ":" $5 ($6 == "yes" ? "" : " UNVERIFIED")
+           } END { print name ":" row }' ||
+      echo "${variant%%=*}: the probe failed (exit $?)"  # the other variants still run
+  done
+done
