@@ -1,10 +1,10 @@
 // The body of one LSD radix digit pass (sort/radix/scatter and scatter_partitioned): a tile of
 // WG * ITEMS keys is ranked by its 8-bit digit inside the workgroup (subgroup multisplit), its
-// digit counts are turned into global positions (decoupled look-back, or a tile table that
-// scan_tiles computed: every pass of reduce-then-scan, and pass 0 of 32-bit keys alone on the
-// look-back path), and keys and values are scattered through shared memory, in STAGING_ROUNDS
-// rounds, so that the global writes of equal digits are contiguous. Stable: equal digits keep
-// the input order.
+// digit counts are turned into global positions (decoupled look-back, radix_lookback.glsl; or a
+// tile table that scan_tiles computed: every pass of reduce-then-scan, and pass 0 of 32-bit keys
+// alone on the look-back path), and keys and values are scattered through shared memory, in
+// STAGING_ROUNDS rounds, so that the global writes of equal digits are contiguous. Stable: equal
+// digits keep the input order.
 //
 // Bindings: 0 count (read), 1 keys A, 2 keys B, 3 values A, 4 values B (one pair is read, the
 // other written, as PASS_FROM_B says), 5 state (read; look-back words and tickets written).
@@ -78,11 +78,6 @@ shared uint s_offset[RADIX];      // global index of staging position 0 for each
 shared uint s_tile;
 shared uint s_valid;              // keys in this tile (the last tile may be partial)
 shared uint s_waiting[3];         // look-back rounds: invocations still waiting, per round (mod 3)
-
-// Look-back words: FLAG_AGGREGATE | count << 2 (this tile alone), FLAG_INCLUSIVE | prefix << 2
-// (this and every earlier tile), 0 while unpublished. Hence counts below 2^30 (radix.cpp checks).
-const uint FLAG_AGGREGATE = 1u;
-const uint FLAG_INCLUSIVE = 2u;
 
 // Loads 32-bit key k of this invocation (tile index first + k * stride) for every k, from the A or B
 // buffers. The buffer is chosen once and indices past the count are clamped to the last key, so
@@ -209,124 +204,7 @@ uint subgroup_rank(uint digit, uint counters, uvec4 lanes) {
   return subgroupShuffle(base, leader) + below;
 }
 
-// Look-back: tiles are numbered in the order workgroups start, so every tile waits only on tiles
-// that are already running: the look-back cannot wait on a workgroup that never started. The
-// ticket is taken first thing, so that its round trip overlaps the loads of the pass flags and
-// the count and the zeroing of the counters.
-void take_ticket() {
-  if (SCAN_MODE == SCAN_LOOKBACK && gl_LocalInvocationIndex == 0u) s_tile = atomicAdd(state[STATE_TICKETS + pc.pass], 1u);
-}
-
-// The tile this workgroup ranks, once a barrier has ordered take_ticket's store before the read.
-uint ticket_tile() { return SCAN_MODE == SCAN_LOOKBACK ? s_tile : linear_workgroup_id(); }
-
-// The look-back word of (tile, digit) in a table: running passes alternate between two tables,
-// as they alternate between reading the A and the B buffers (table 1 for passes reading B).
-uint lookback_table;  // this pass's table, set once by main
-
-uint lookback_index(uint table, uint tile, uint digit) { return STATE_TILES + (table * pc.tiles + tile) * RADIX + digit; }
-
-// Zeroes this workgroup's slot of the table the next running pass uses, last used by the
-// previous running pass (whose reads the barrier between the dispatches ordered before this);
-// the first running pass uses table 0, which the sort zeroed. The grid has one workgroup per
-// slot, so the whole table is cleared.
-void clear_next_table(uint table) {
-  const uint slot = linear_workgroup_id();
-  if (slot >= pc.tiles) return;
-  for (uint d = gl_LocalInvocationIndex; d < RADIX; d += WG) state[lookback_index(table ^ 1u, slot, d)] = 0u;
-}
-
-// Look-back words are device-scope atomics with relaxed ordering: a word carries its count
-// itself and guards no other data, so no acquire or release is needed. On an H200, acquire
-// loads were costly (reading four tiles per step with acquire was 14% slower than one; dropping
-// acquire and release made the whole sort 1.55x faster at 2^28 keys).
-void publish(uint tile, uint digit, uint word) {
-  atomicStore(state[lookback_index(lookback_table, tile, digit)], word, gl_ScopeQueueFamily, 0, 0);
-}
-
-uint lookback_word(uint tile, uint digit) {
-  return atomicLoad(state[lookback_index(lookback_table, tile, digit)], gl_ScopeQueueFamily, 0, 0);
-}
-
-// One step of decoupled look-back for one digit: reads the words of the LOOKBACK_WINDOW tiles
-// before `next` at once (their loads are in flight together) and, nearest first, adds each
-// published count to `exclusive` until a word carries an inclusive prefix (then next = 0) or a
-// tile has not published yet (the next step reads again from there).
-void look_back_step(uint digit, inout uint next, inout uint exclusive) {
-  uint words[LOOKBACK_WINDOW];
-  [[unroll]] for (uint j = 0u; j < LOOKBACK_WINDOW; ++j) {
-    words[j] = next > j ? lookback_word(next - 1u - j, digit) : FLAG_INCLUSIVE;
-  }
-  bool unpublished = false;
-  [[unroll]] for (uint j = 0u; j < LOOKBACK_WINDOW; ++j) {
-    const uint flag = words[j] & 3u;
-    if (unpublished || next == 0u) continue;
-    unpublished = flag == 0u;
-    if (flag != 0u) {
-      exclusive += words[j] >> 2u;
-      next = flag == FLAG_INCLUSIVE ? 0u : next - 1u;
-    }
-  }
-}
-
-// The digit's count over every earlier tile is known: publishes this tile's inclusive prefix
-// (tile 0 published it with its counts) and the digit's global offset for the scatter.
-void resolve_digit(uint tile, uint d, uint exclusive) {
-  const uint start = s_tile_start[d];
-  if (tile != 0u) {
-    const uint count = (d + 1u < RADIX ? s_tile_start[d + 1u] : s_valid) - start;
-    publish(tile, d, FLAG_INCLUSIVE | ((exclusive + count) << 2u));
-  }
-  s_offset[d] = state[STATE_OFFSETS + pc.pass * RADIX + d] + exclusive - start;
-}
-
-// Look-back on GPUs: each invocation walks back for its digits, stepping while any lane of its
-// subgroup still walks (a loop uniform within the subgroup).
-void look_back_spinning(uint tile, uint lid) {
-  for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
-    const uint d = lid + r * WG;
-    uint next = tile != 0u && d < RADIX ? tile : 0u;  // the tile to read is next - 1; 0 when done
-    uint exclusive = 0u;
-    while (subgroupAny(next != 0u)) {
-      if (next != 0u) look_back_step(d, next, exclusive);
-    }
-    if (d < RADIX) resolve_digit(tile, d, exclusive);
-  }
-}
-
-// Look-back on CPU devices: one step per digit per round, every round ending in a workgroup
-// barrier, until no invocation waits. lavapipe (Mesa 22.3) cannot run the spinning form: its
-// JIT ends any loop after 65,535 iterations, which a wait for another CPU thread can exceed,
-// and the walk then ends with a wrong count (measured: wrong keys at subgroup size 4).
-void look_back_rounds(uint tile, uint lid) {
-  uint next[DIGITS_PER_INVOCATION];
-  uint exclusive[DIGITS_PER_INVOCATION];
-  for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
-    const uint d = lid + r * WG;
-    next[r] = tile != 0u && d < RADIX ? tile : 0u;
-    exclusive[r] = 0u;
-    if (tile == 0u && d < RADIX) resolve_digit(tile, d, 0u);
-  }
-  if (lid < 3u) s_waiting[lid] = 0u;
-  // Orders the zeroing of the waiting counters before the first round counts into them.
-  barrier();
-  for (uint round = 0u;; ++round) {
-    bool waiting = false;
-    for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
-      if (next[r] == 0u) continue;
-      look_back_step(lid + r * WG, next[r], exclusive[r]);
-      if (next[r] == 0u) resolve_digit(tile, lid + r * WG, exclusive[r]);
-      waiting = waiting || next[r] != 0u;
-    }
-    if (waiting) atomicAdd(s_waiting[round % 3u], 1u);
-    // Orders this round's waiting counts before they are read.
-    barrier();
-    if (s_waiting[round % 3u] == 0u) break;
-    // Three slots: slot (round + 2) % 3 was last read before the barrier above, and is next
-    // counted into after the next round's barrier, which orders this zeroing before that.
-    if (lid == 0u) s_waiting[(round + 2u) % 3u] = 0u;
-  }
-}
+#include "radix_lookback.glsl"
 
 // The position of this invocation in subgroup-major order, the order workgroup_exclusive_add uses.
 uint scan_index() { return gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID; }
