@@ -1,6 +1,7 @@
-// The decoupled look-back of a radix digit pass (included by radix_scatter.glsl, which declares
-// the bindings, the shared variables and the constants used here): tickets, the two alternating
-// look-back tables, publishing a tile's counts, and the walk back over earlier tiles.
+// The decoupled look-back of a radix digit pass: tickets, the two alternating look-back tables,
+// a tile's published counts and prefixes, and the walk back over earlier tiles. Reads and writes
+// the state buffer's tickets and look-back words, and the tile's digit offsets (s_offset).
+// Included by radix_scatter.glsl, which declares the bindings, shared variables and constants.
 #ifndef VKC_RADIX_LOOKBACK_GLSL
 #define VKC_RADIX_LOOKBACK_GLSL
 
