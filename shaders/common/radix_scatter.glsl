@@ -41,6 +41,7 @@ layout(constant_id = 13) const bool UNIFORM_DIGIT_LOOP = false;  // see subgroup
 layout(constant_id = 14) const bool COPYING = false;  // runs a pass that prepare marked PASS_COPY; see copy_tile
 layout(constant_id = 15) const bool PACKED_RANKS = false;  // two 16-bit ranks per register; see RANK_WORDS
 layout(constant_id = 16) const bool RELOAD_KEYS = false;   // keys read again after the ranking; see DIGIT_WORDS
+layout(constant_id = 17) const bool SERIAL_RANKING = false;  // each key's ranking waits for the previous key's; see main
 
 // Where a tile's global digit offsets come from: decoupled look-back; a tile table that
 // scan_tiles wrote (reduce-then-scan); or a tile table on the look-back path (pass 0, whose tile
@@ -453,10 +454,16 @@ void main() {
   load_ordered_keys(from_b, read_planar, tile_base, run, valid, n, key);
   [[unroll]] for (uint r = 0u; r < RANK_WORDS; ++r) rank[r] = 0u;
   [[unroll]] for (uint r = 0u; r < DIGIT_WORDS; ++r) digits[r] = 0u;
+  // With SERIAL_RANKING each digit depends on the previous key's rank, which is below 2^16 so that
+  // the OR adds nothing, but the compiler cannot know it: it cannot start every key's ballots at
+  // once and hold all their temporaries together (a register saver, like PACKED_RANKS).
+  uint previous = 0u;
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    const uint d = digit_of(key[k], pc.pass);
+    const uint d = digit_of(key[k], pc.pass) | (SERIAL_RANKING ? previous >> 16u : 0u);
     if (RELOAD_KEYS) digits[k >> 2u] |= d << ((k & 3u) * 8u);
-    add_to_rank(rank, k, subgroup_rank(d, counters, lanes));
+    const uint r = subgroup_rank(d, counters, lanes);
+    if (SERIAL_RANKING) previous = r;
+    add_to_rank(rank, k, r);
   }
   if (RELOAD_KEYS && SCAN_MODE != SCAN_LOOKBACK && lid == 0u) s_tile = tile;  // the look-back's ticket is there already
   // Orders every subgroup's counter updates before the per-digit scan over subgroups reads them

@@ -60,6 +60,7 @@ struct Tuning {
   std::uint32_t staging_rounds = 1;  // the scatter's STAGING_ROUNDS: items is a multiple of it
   bool packed_ranks = false;         // the scatter's PACKED_RANKS (see register_savers)
   bool reload_keys = false;          // the scatter's RELOAD_KEYS (likewise)
+  bool serial_ranking = false;       // the scatter's SERIAL_RANKING (likewise)
   std::uint32_t tile() const { return workgroup * items; }
 };
 
@@ -78,11 +79,13 @@ void tuning_override(std::uint32_t& workgroup, std::uint32_t& items, std::uint32
   }
 }
 
-// Two ways for the scatter to hold fewer registers per key, so that larger tiles keep two
+// Three ways for the scatter to hold fewer registers per key, so that larger tiles keep two
 // workgroups per SM on NVIDIA: two 16-bit ranks per register (PACKED_RANKS in radix_scatter.glsl;
-// ranks must fit 16 bits), and keys read a second time for the staging instead of kept from the
-// ranking (RELOAD_KEYS). Off unless VKC_RADIX_PACKED_RANKS=1 or VKC_RADIX_RELOAD_KEYS=1, for
-// tuning runs: not yet measured on a GPU (docs/perf-notes.md, fourteenth session).
+// ranks must fit 16 bits), keys read a second time for the staging instead of kept from the
+// ranking (RELOAD_KEYS), and each key's ranking made to wait for the previous one's
+// (SERIAL_RANKING). Off unless VKC_RADIX_PACKED_RANKS=1, VKC_RADIX_RELOAD_KEYS=1 or
+// VKC_RADIX_SERIAL_RANKING=1, for tuning runs: not yet measured on a GPU (docs/perf-notes.md,
+// fourteenth session).
 bool env_flag(const char* name) {
   const char* text = std::getenv(name);
   return text && *text == '1';
@@ -91,6 +94,7 @@ bool env_flag(const char* name) {
 void register_savers(Tuning& t) {
   t.packed_ranks = env_flag("VKC_RADIX_PACKED_RANKS") && t.tile() <= (1u << 16);
   t.reload_keys = env_flag("VKC_RADIX_RELOAD_KEYS");
+  t.serial_ranking = env_flag("VKC_RADIX_SERIAL_RANKING");
 }
 
 // Subgroups a workgroup of `workgroup` invocations can hold at the device's smallest subgroup size:
@@ -453,7 +457,7 @@ class RadixSort final : public Algorithm {
                                  ballot_words(ctx.info()), lookback_window(), lookback_spins(ctx.info()) ? 1u : 0u,
                                  t.staging_rounds, uniform_digit_loop(ctx.info()) ? 1u : 0u,
                                  scan_mode != kScanTableClearing ? 1u : 0u,  // COPYING: see records_copy_back
-                                 t.packed_ranks ? 1u : 0u, t.reload_keys ? 1u : 0u},
+                                 t.packed_ranks ? 1u : 0u, t.reload_keys ? 1u : 0u, t.serial_ranking ? 1u : 0u},
               .bindings = 6,
               .push_bytes = sizeof(PassPush),
               .full_subgroups = ctx.info().subgroup_size_control});
