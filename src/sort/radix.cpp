@@ -83,18 +83,21 @@ void tuning_override(std::uint32_t& workgroup, std::uint32_t& items, std::uint32
 // workgroups per SM on NVIDIA: two 16-bit ranks per register (PACKED_RANKS in radix_scatter.glsl;
 // ranks must fit 16 bits), keys read a second time for the staging instead of kept from the
 // ranking (RELOAD_KEYS), and each key's ranking made to wait for the previous one's
-// (SERIAL_RANKING). Off unless VKC_RADIX_PACKED_RANKS=1, VKC_RADIX_RELOAD_KEYS=1 or
-// VKC_RADIX_SERIAL_RANKING=1, for tuning runs: not yet measured on a GPU (docs/perf-notes.md,
-// fourteenth session).
-bool env_flag(const char* name) {
+// (SERIAL_RANKING). Packed ranks are on wherever a tile fits 16 bits: on an H100 they let 512 x 20
+// keys fit the 64 registers that keep two workgroups per SM (-8% at 2^28 keys) and cost nothing
+// where tiles did not grow (docs/perf-notes.md, fifteenth session). The other two lost every
+// shape measured there and stay off, for tuning runs. VKC_RADIX_PACKED_RANKS=0 turns packing off,
+// VKC_RADIX_RELOAD_KEYS=1 and VKC_RADIX_SERIAL_RANKING=1 turn the others on.
+std::optional<bool> env_flag(const char* name) {
   const char* text = std::getenv(name);
-  return text && *text == '1';
+  if (!text || (*text != '0' && *text != '1')) return std::nullopt;
+  return *text == '1';
 }
 
 void register_savers(Tuning& t) {
-  t.packed_ranks = env_flag("VKC_RADIX_PACKED_RANKS") && t.tile() <= (1u << 16);
-  t.reload_keys = env_flag("VKC_RADIX_RELOAD_KEYS");
-  t.serial_ranking = env_flag("VKC_RADIX_SERIAL_RANKING");
+  t.packed_ranks = env_flag("VKC_RADIX_PACKED_RANKS").value_or(true) && t.tile() <= (1u << 16);
+  t.reload_keys = env_flag("VKC_RADIX_RELOAD_KEYS").value_or(false);
+  t.serial_ranking = env_flag("VKC_RADIX_SERIAL_RANKING").value_or(false);
 }
 
 // Subgroups a workgroup of `workgroup` invocations can hold at the device's smallest subgroup size:
@@ -118,14 +121,18 @@ std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vend
 // on an H100: the same code took 64 registers with 22.6 KiB and 71-74 with 30 KiB, and ran 30%
 // slower). A tile therefore stages its keys in STAGING_ROUNDS rounds, so that its shared memory
 // stays under that line while it grows past 5,600 keys (docs/perf-notes.md, twelfth session).
-// Measured on an H100 against the previous tiles (ms at 2^26 keys):
-// - 32-bit keys alone, look-back: 512 x 14 in two rounds, 2.01 against 2.18 (512 x 10);
-// - the look-back with 32-bit values or 64-bit keys: 448 x 14 in two rounds. u32 pairs 2.64
-//   against 2.71 (384 x 14), u64 keys 5.49 against 5.67 (384 x 14), u64 keys with u32 values 7.92
-//   against 8.17 (512 x 10);
+// With packed ranks (register_savers), tiles grew again within the registers that keep two
+// workgroups per SM (fifteenth session, H100, look-back, ms at 2^26 keys; 2^28 in brackets):
+// - 32-bit keys alone from 2^23: 512 x 20 in two rounds, 64 registers, 1.90 against 2.03 for
+//   512 x 14 unpacked (7.16 against 7.80). 512 x 22 took 128 registers, 384 x 24 and 26 took 80
+//   and were 2-4% slower;
+// - the look-back with 32-bit values or 64-bit keys from 2^23: 448 x 18 in two rounds, 72
+//   registers. u32 pairs 2.48 against 2.65 (448 x 14 unpacked), u64 keys 5.26 against 5.50;
+//   448 x 20 took 95-111 registers. u64 keys with u32 values keep 448 x 14 (not measured packed);
 // - u32 keys with u64 values, look-back: 512 x 10 in two rounds, whose two value planes still
-//   stage in 20 KiB: 3.70 against 4.58 (512 x 10 in one round: 40 KiB, one workgroup per SM);
-// - 32-bit keys alone, reduce-then-scan: 384 x 14 in one round (the look-back is faster now).
+//   stage in 20 KiB (twelfth session: 3.70 against 4.58 for one round of 40 KiB, one workgroup per
+//   SM);
+// - 32-bit keys alone, reduce-then-scan: 384 x 14 in one round (the look-back is faster).
 // Other cases keep 512 x 10 in one round: 64-bit keys with 64-bit values (10.8 ms; every shape
 // tried took one workgroup per SM, the best 2% faster) and reduce-then-scan with values (not
 // measured with rounds).
@@ -134,8 +141,10 @@ std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vend
 // tile's size costs more than the per-tile work it spreads. Up to 2^18 keys 384 x 8 (2^16 keys:
 // 0.064 against 0.074 ms, pairs 0.069 against 0.082, u64 0.118 against 0.147); up to 2^22 512 x 10
 // in one round (2^20: 0.097 against 0.102, pairs 0.110 against 0.114, u64 2^21 0.307 against
-// 0.345). From 2^23 the large tiles above are as fast or faster. Two value planes (64-bit values,
-// not measured small) stage 384 x 8 in two rounds and keep their own tile in between.
+// 0.345), except 32-bit keys alone, which take 512 x 16 in two rounds packed (fifteenth session:
+// 0.089 against 0.094 ms at 2^20, 0.122 against 0.139 at 2^21, 0.205 against 0.214 at 2^22). Two
+// value planes (64-bit values, not measured small) stage 384 x 8 in two rounds and keep their own
+// tile in between.
 struct TileShape {
   std::uint32_t workgroup = 0, items = 0, rounds = 1;
 };
@@ -149,9 +158,11 @@ std::optional<TileShape> nvidia_tile(const DeviceInfo& device, std::uint32_t key
   const bool keys_alone = key_words == 1 && value_words == 0;
   if (!lookback) return keys_alone ? std::optional<TileShape>({384, 14, 1}) : std::nullopt;
   if (max_count <= kSmallTileUpTo) return TileShape{384, 8, value_words == 2 ? 2u : 1u};
+  if (max_count <= kMediumTileUpTo && keys_alone) return TileShape{512, 16, 2};
   if (max_count <= kMediumTileUpTo && value_words < 2) return TileShape{512, 10, 1};
-  if (keys_alone) return TileShape{512, 14, 2};
-  if (value_words < 2) return TileShape{448, 14, 2};
+  if (keys_alone) return TileShape{512, 20, 2};
+  if (value_words == 0 || (key_words == 1 && value_words == 1)) return TileShape{448, 18, 2};
+  if (value_words == 1) return TileShape{448, 14, 2};
   return key_words == 1 ? std::optional<TileShape>({512, 10, 2}) : std::nullopt;
 }
 
