@@ -172,11 +172,12 @@ TEST_P(RadixSortTest, WritesEveryKeyBackCanonicalWhenAllKeysAreEqual) {
 
 TEST_P(RadixSortTest, SortsCountsAtTileEdges) {
   auto rng = rng_for_current_test();
-  // Tiles hold 1024 to 8192 keys, depending on the device and the key width: powers of two on
-  // lavapipe; on NVIDIA 5120 (512 x 10), 5376 (384 x 14: 32-bit keys on reduce-then-scan), 6272
-  // (448 x 14: 32-bit values or 64-bit keys on the look-back) and 7168 (512 x 14: 32-bit keys on
-  // the look-back).
-  for (std::size_t base : {1024u, 2048u, 4096u, 5120u, 5376u, 6272u, 7168u, 8192u, 3u * 4096u, 3u * 5376u, 3u * 7168u}) {
+  // Tiles hold 1024 to 10240 keys, depending on the device, the key width and the count: powers of
+  // two on lavapipe; on NVIDIA 3072 (384 x 8, which every count here takes), 5120 (512 x 10), 5376
+  // (384 x 14), 6272 (448 x 14), 8064 (448 x 18), 8192 (512 x 16) and 10240 (512 x 20), the larger
+  // ones from 2^19 keys (radix.cpp's nvidia_tile).
+  for (std::size_t base : {1024u, 2048u, 3072u, 4096u, 5120u, 5376u, 6272u, 8064u, 8192u, 10240u, 3u * 3072u, 3u * 4096u,
+                           3u * 5376u, 3u * 10240u}) {
     for (std::size_t n : {base - 1, base, base + 1}) {
       expect_sorted(make_keys<std::uint32_t>(n, Dist::uniform, rng));
       expect_sorted(make_keys<std::uint64_t>(n, Dist::uniform, rng));
