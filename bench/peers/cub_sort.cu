@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <numeric>
+#include <thread>
 #include <type_traits>
 
 namespace {
@@ -149,10 +150,36 @@ cudaError_t cub_sort(const Config& cfg, void* temp, std::size_t& temp_bytes, Wor
 
 // ---------------------------------------------------------------- verification
 
+// Runs f(0) ... f(count - 1), each on a thread of its own.
+template <typename F>
+void on_threads(std::size_t count, F f) {
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < count; ++i) threads.emplace_back(f, i);
+  for (std::thread& t : threads) t.join();
+}
+
+// std::sort on every core: one slice per core sorted on its own thread, then neighbouring runs
+// merged, on threads too, until one is left. A serial std::sort of the reference took about 20 s
+// at 2^28 keys, per algorithm, most of a device call's time (docs/perf-notes.md, fifteenth session).
+template <typename K, typename Before>
+void parallel_sort(std::vector<K>& keys, Before before) {
+  const std::size_t parts = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<typename std::vector<K>::iterator> bound(parts + 1);
+  for (std::size_t p = 0; p <= parts; ++p) bound[p] = keys.begin() + keys.size() * p / parts;
+  on_threads(parts, [&](std::size_t p) { std::sort(bound[p], bound[p + 1], before); });
+  for (std::size_t width = 1; width < parts; width *= 2) {
+    on_threads((parts + 2 * width - 1) / (2 * width), [&](std::size_t i) {
+      const std::size_t first = 2 * width * i;
+      if (first + width >= parts) return;  // an odd run out, merged in a later round
+      std::inplace_merge(bound[first], bound[first + width], bound[std::min(first + 2 * width, parts)], before);
+    });
+  }
+}
+
 template <typename K, typename Before>
 std::string check_keys_only(const std::vector<K>& input, const std::vector<K>& out, Before before) {
   std::vector<K> expected = input;
-  std::sort(expected.begin(), expected.end(), before);
+  parallel_sort(expected, before);
   for (std::size_t i = 0; i < out.size(); ++i) {
     if (!(out[i] == expected[i])) return "key at index " + std::to_string(i) + " differs from std::sort";
   }

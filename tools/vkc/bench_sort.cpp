@@ -128,8 +128,21 @@ void measure_row(Context& ctx, const BenchArgs& args, const SortDesc& base, cons
 
 std::string keys_per_s(std::uint64_t n, double ms) { return ms > 0 ? bench::fixed(n / ms / 1e6, 2) : ""; }
 
-void report(const BenchArgs& args, Context& ctx, const SortDesc& desc, const std::vector<SortAlgorithm>& algos,
-            const std::vector<Row>& rows) {
+// CUB's radix and merge sorts at the row's size, each in a process of its own (bench/peers).
+void measure_peers(const BenchArgs& args, Row& row) {
+  for (const char* algo : {"radix", "merge"}) {
+    const auto times = run_cub_peer(algo, args.type, args.values, args.order, args.dist, {row.n});
+    if (times.count(row.n)) row.peer_ms[std::string("cub_") + algo] = times.at(row.n);
+  }
+}
+
+// The printed table (one row per n) and the CSV's (one row per measurement).
+struct Tables {
+  bench::Table wide, tall;
+};
+
+Tables tabulate(const BenchArgs& args, const SortDesc& desc, const std::vector<SortAlgorithm>& algos,
+                const std::vector<Row>& rows) {
   std::vector<std::string> columns = {"n", "std::sort ms", "std::sort par ms"};
   for (SortAlgorithm a : algos) columns.push_back(std::string(to_string(a)) + " GPU ms");
   columns.push_back("fastest G keys/s");
@@ -175,13 +188,17 @@ void report(const BenchArgs& args, Context& ctx, const SortDesc& desc, const std
     }
     wide.add_row(cells);
   }
-  const auto info = bench::run_info(ctx);
+  return {std::move(wide), std::move(tall)};
+}
+
+void report(const BenchArgs& args, const bench::RunInfo& info, const SortDesc& desc, const Tables& tables) {
+  const std::string kt(to_string(desc.key_type)), vt = args.values;
   std::printf("vkc bench sort: %s keys, values %s, %s, %s; %s (%s), commit %s, %s\n\n", kt.c_str(), vt.c_str(),
               args.dist.c_str(), args.order.c_str(), info.device.c_str(), info.driver.c_str(), info.commit.c_str(),
               info.date.c_str());
-  wide.print_markdown(stdout);
-  if (!args.csv.empty()) tall.write_csv(args.csv, info);
-  if (!args.plot.empty()) plot_keys_per_second(tall, args.plot, info);
+  tables.wide.print_markdown(stdout);
+  if (!args.csv.empty()) tables.tall.write_csv(args.csv, info);
+  if (!args.plot.empty()) plot_keys_per_second(tables.tall, args.plot, info);
 }
 
 void run_bench(BenchArgs args, const Common& common) {
@@ -195,22 +212,17 @@ void run_bench(BenchArgs args, const Common& common) {
     args.transpose_max_n = 1u << 20;  // the reference method takes minutes past this on a CPU
   }
   const auto algos = algorithms_to_run(args);
+  const auto info = bench::run_info(ctx);
   std::vector<Row> rows;
   for (std::uint64_t n = args.min_n; n <= max_n; n *= 2) {
     rows.push_back({n});
     measure_row(ctx, args, desc, algos, rows.back());
+    if (args.peers) measure_peers(args, rows.back());
+    // The CSV grows a row at a time, so that a run cut short (a device call's time limit) keeps
+    // the sizes it finished; each write replaces the file whole.
+    if (!args.csv.empty()) tabulate(args, desc, algos, rows).tall.write_csv(args.csv, info);
   }
-  if (args.peers) {
-    std::vector<std::uint64_t> sizes;
-    for (const Row& r : rows) sizes.push_back(r.n);
-    for (const char* algo : {"radix", "merge"}) {
-      const auto times = run_cub_peer(algo, args.type, args.values, args.order, args.dist, sizes);
-      for (Row& r : rows) {
-        if (times.count(r.n)) r.peer_ms[std::string("cub_") + algo] = times.at(r.n);
-      }
-    }
-  }
-  report(args, ctx, desc, algos, rows);
+  report(args, info, desc, tabulate(args, desc, algos, rows));
 }
 
 }  // namespace
