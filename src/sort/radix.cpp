@@ -84,8 +84,8 @@ void tuning_override(std::uint32_t& workgroup, std::uint32_t& items, std::uint32
 // ranks must fit 16 bits), keys read a second time for the staging instead of kept from the
 // ranking (RELOAD_KEYS), and each key's ranking made to wait for the previous one's
 // (SERIAL_RANKING). Packed ranks are on wherever a tile fits 16 bits: on an H100 they let 512 x 20
-// keys fit the 64 registers that keep two workgroups per SM (-8% at 2^28 keys) and cost nothing
-// where tiles did not grow (docs/perf-notes.md, fifteenth session). The other two lost every
+// keys fit the 64 registers that keep two workgroups per SM (-8% at 2^28 keys) and cost 0-0.7% where
+// the tile stayed the same (docs/perf-notes.md, fifteenth session). The other two lost every
 // shape measured there and stay off, for tuning runs. VKC_RADIX_PACKED_RANKS=0 turns packing off,
 // VKC_RADIX_RELOAD_KEYS=1 and VKC_RADIX_SERIAL_RANKING=1 turn the others on.
 std::optional<bool> env_flag(const char* name) {
@@ -128,7 +128,7 @@ std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vend
 //   and were 2-4% slower;
 // - the look-back with 32-bit values or 64-bit keys from 2^23: 448 x 18 in two rounds, 72
 //   registers. u32 pairs 2.48 against 2.65 (448 x 14 unpacked), u64 keys 5.26 against 5.50;
-//   448 x 20 took 95-111 registers. u64 keys with u32 values keep 448 x 14 (not measured packed);
+//   448 x 20 took 95-111 registers. u64 keys with u32 values keep 448 x 14 (448 x 18 not measured);
 // - u32 keys with u64 values, look-back: 512 x 10 in two rounds, whose two value planes still
 //   stage in 20 KiB (twelfth session: 3.70 against 4.58 for one round of 40 KiB, one workgroup per
 //   SM);
