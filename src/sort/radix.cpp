@@ -467,7 +467,7 @@ class RadixSort final : public Algorithm {
                                  job.descending() ? 1u : 0u, t.max_subgroups, scan_mode, t.shared_words,
                                  ballot_words(ctx.info()), lookback_window(), lookback_spins(ctx.info()) ? 1u : 0u,
                                  t.staging_rounds, uniform_digit_loop(ctx.info()) ? 1u : 0u,
-                                 scan_mode != kScanTableClearing ? 1u : 0u,  // COPYING: see records_copy_back
+                                 records_copy_back(p) ? 0u : 1u,  // COPYING: see records_copy_back
                                  t.packed_ranks ? 1u : 0u, t.reload_keys ? 1u : 0u, t.serial_ranking ? 1u : 0u},
               .bindings = 6,
               .push_bytes = sizeof(PassPush),
@@ -507,7 +507,11 @@ class RadixSort final : public Algorithm {
   // 3-4 us (H100, 32-bit keys: 0.061 against 0.064 ms at 2^16 without them, 0.068 against 0.071
   // at 2^18) and are needed only in the rare sorts that skip an odd number of passes. The one
   // pipeline that cannot copy is pass 0's when it reads the histogram's tile table on the
-  // look-back path (copy_tile in radix_scatter.glsl says why), so those sorts keep copy_back.
+  // look-back path (copy_tile in radix_scatter.glsl says why), so those sorts keep copy_back, and
+  // none of their passes' pipelines carries the copy branch (COPYING), which would never be taken.
+  // With it in the look-back pipeline, these sorts ran 0.6-1.3% slower at 2^24-2^28 keys on an H100
+  // than before the copying pass existed, with the same registers; the branch is the likeliest
+  // cause, not yet measured (docs/perf-notes.md, fifteenth session).
   static bool records_copy_back(const Plan& p) { return p.lookback && p.first_from_table; }
 
   // copy_back's workgroups when it has to run: one invocation per element.
