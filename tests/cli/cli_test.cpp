@@ -135,6 +135,30 @@ TEST_F(CliInfo, BenchSortTakesAlgorithmsAsACommaList) {
   }
 }
 
+// The CSV has the columns the benchmark files under bench/results/ use, and one verified row per
+// algorithm and size (it is rewritten after every size, so a run cut short keeps what it finished).
+TEST_F(CliInfo, BenchSortWritesOneCsvRowPerAlgorithmAndSize) {
+  const auto dir = scratch_dir();
+  const auto csv = dir / "bench.csv";
+  const auto o = run_vkc("bench sort --min-n 512 --max-n 2048 --runs 10 --warmup 0 --cpu-max-n 512 --no-transfer "
+                         "--algos radix --values u32 --csv '" + csv.string() + "'",
+                         dir);
+  ASSERT_EQ(o.status, 0) << o.err;
+  std::istringstream lines(slurp(csv));
+  std::string header, line;
+  std::getline(lines, header);
+  EXPECT_THAT(header, ::testing::StartsWith("algorithm,key_type,value_type,order,dist,n,gpu_ms,wall_ms,gkeys_per_s,"
+                                            "cub_ms,ratio_to_cub,verified,"));
+  std::vector<std::string> rows;
+  while (std::getline(lines, line)) rows.push_back(line.substr(0, line.find(",yes,")));
+  EXPECT_THAT(rows, ::testing::UnorderedElementsAre(::testing::StartsWith("radix,u32,u32,asc,uniform,512,"),
+                                                    ::testing::StartsWith("radix,u32,u32,asc,uniform,1024,"),
+                                                    ::testing::StartsWith("radix,u32,u32,asc,uniform,2048,"),
+                                                    ::testing::StartsWith("std_sort,u32,u32,asc,uniform,512,"),
+                                                    ::testing::StartsWith("std_sort_par,u32,u32,asc,uniform,512,")));
+  for (const auto& row : rows) EXPECT_EQ(std::count(row.begin(), row.end(), ','), 10) << row;
+}
+
 TEST_F(CliInfo, DemoDispatchIsVerified) {
   const auto o = run_vkc("demo --count 100003", scratch_dir());
   EXPECT_EQ(o.status, 0) << o.err;
