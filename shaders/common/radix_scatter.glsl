@@ -42,6 +42,7 @@ layout(constant_id = 14) const bool COPYING = false;  // runs a pass that prepar
 layout(constant_id = 15) const bool PACKED_RANKS = false;  // two 16-bit ranks per register; see RANK_WORDS
 layout(constant_id = 16) const bool RELOAD_KEYS = false;   // keys read again after the ranking; see DIGIT_WORDS
 layout(constant_id = 17) const bool SERIAL_RANKING = false;  // each key's ranking waits for the previous key's; see main
+layout(constant_id = 18) const bool UNROLLED_PREFIXES = false;  // every count read before any is written; see subgroup_prefixes
 
 // Where a tile's global digit offsets come from: decoupled look-back; a tile table that
 // scan_tiles wrote (reduce-then-scan); or a tile table on the look-back path (pass 0, whose tile
@@ -322,8 +323,22 @@ void scatter_round(uint round, bool from_b, bool write_planar, uint valid, uint 
 }
 
 // Replaces each subgroup's count of digit d by the count over the subgroups before it; returns
-// the tile's count of d.
+// the tile's count of d. The plain loop's bound is known only at run time, so each count's read
+// may wait for the previous count's write; with UNROLLED_PREFIXES the loop runs over
+// MAX_SUBGROUPS, unrolled, and reads every count before it writes any, so that the reads overlap
+// (a tuning knob: 16 more registers live at that point, for a shorter chain of shared-memory
+// round trips in every tile).
 uint subgroup_prefixes(uint d) {
+  if (UNROLLED_PREFIXES) {
+    uint count[MAX_SUBGROUPS];
+    [[unroll]] for (uint s = 0u; s < MAX_SUBGROUPS; ++s) count[s] = s < gl_NumSubgroups ? s_work[s * RADIX + d] : 0u;
+    uint total = 0u;
+    [[unroll]] for (uint s = 0u; s < MAX_SUBGROUPS; ++s) {
+      if (s < gl_NumSubgroups) s_work[s * RADIX + d] = total;
+      total += count[s];
+    }
+    return total;
+  }
   uint sum = 0u;
   for (uint s = 0u; s < gl_NumSubgroups; ++s) {
     const uint c = s_work[s * RADIX + d];

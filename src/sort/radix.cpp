@@ -61,6 +61,7 @@ struct Tuning {
   bool packed_ranks = false;         // the scatter's PACKED_RANKS (see register_savers)
   bool reload_keys = false;          // the scatter's RELOAD_KEYS (likewise)
   bool serial_ranking = false;       // the scatter's SERIAL_RANKING (likewise)
+  bool unrolled_prefixes = false;    // the scatter's UNROLLED_PREFIXES (likewise)
   std::uint32_t tile() const { return workgroup * items; }
 };
 
@@ -87,7 +88,8 @@ void tuning_override(std::uint32_t& workgroup, std::uint32_t& items, std::uint32
 // keys fit the 64 registers that keep two workgroups per SM (-8% at 2^28 keys) and cost 0-0.7% where
 // the tile stayed the same (docs/perf-notes.md, fifteenth session). The other two lost every
 // shape measured there and stay off, for tuning runs. VKC_RADIX_PACKED_RANKS=0 turns packing off,
-// VKC_RADIX_RELOAD_KEYS=1 and VKC_RADIX_SERIAL_RANKING=1 turn the others on.
+// VKC_RADIX_RELOAD_KEYS=1 and VKC_RADIX_SERIAL_RANKING=1 turn the others on. A fourth knob aims at
+// the per-tile work instead: VKC_RADIX_UNROLLED_PREFIXES=1 (UNROLLED_PREFIXES, unmeasured).
 std::optional<bool> env_flag(const char* name) {
   const char* text = std::getenv(name);
   if (!text || (*text != '0' && *text != '1')) return std::nullopt;
@@ -98,6 +100,7 @@ void register_savers(Tuning& t) {
   t.packed_ranks = env_flag("VKC_RADIX_PACKED_RANKS").value_or(true) && t.tile() <= (1u << 16);
   t.reload_keys = env_flag("VKC_RADIX_RELOAD_KEYS").value_or(false);
   t.serial_ranking = env_flag("VKC_RADIX_SERIAL_RANKING").value_or(false);
+  t.unrolled_prefixes = env_flag("VKC_RADIX_UNROLLED_PREFIXES").value_or(false);
 }
 
 // Subgroups a workgroup of `workgroup` invocations can hold at the device's smallest subgroup size:
@@ -468,7 +471,8 @@ class RadixSort final : public Algorithm {
                                  ballot_words(ctx.info()), lookback_window(), lookback_spins(ctx.info()) ? 1u : 0u,
                                  t.staging_rounds, uniform_digit_loop(ctx.info()) ? 1u : 0u,
                                  records_copy_back(p) ? 0u : 1u,  // COPYING: see records_copy_back
-                                 t.packed_ranks ? 1u : 0u, t.reload_keys ? 1u : 0u, t.serial_ranking ? 1u : 0u},
+                                 t.packed_ranks ? 1u : 0u, t.reload_keys ? 1u : 0u, t.serial_ranking ? 1u : 0u,
+                                 t.unrolled_prefixes ? 1u : 0u},
               .bindings = 6,
               .push_bytes = sizeof(PassPush),
               .full_subgroups = ctx.info().subgroup_size_control});
