@@ -58,12 +58,20 @@ struct Tuning {
   std::uint32_t max_subgroups = 0;   // workgroup / smallest subgroup size
   std::uint32_t shared_words = 0;    // the scatter's counters / staging area
   std::uint32_t staging_rounds = 1;  // the scatter's STAGING_ROUNDS: items is a multiple of it
-  bool packed_ranks = false;         // the scatter's PACKED_RANKS (see register_savers)
+  bool packed_ranks = false;         // the scatter's PACKED_RANKS (see scatter_knobs)
   bool reload_keys = false;          // the scatter's RELOAD_KEYS (likewise)
   bool serial_ranking = false;       // the scatter's SERIAL_RANKING (likewise)
   bool unrolled_prefixes = false;    // the scatter's UNROLLED_PREFIXES (likewise)
   std::uint32_t tile() const { return workgroup * items; }
 };
+
+// A developer switch of the radix sort (VKC_RADIX_*): unset or empty when the caller's default
+// holds, else on where the value is "1" and off otherwise.
+std::optional<bool> env_flag(const char* name) {
+  const char* text = std::getenv(name);
+  if (!text || !*text) return std::nullopt;
+  return *text == '1';
+}
 
 // Overrides the scatter's tile for tuning runs (bench/probes/radix.cpp): "WORKGROUP,ITEMS" or
 // "WORKGROUP,ITEMS,ROUNDS" (one round unless given).
@@ -90,13 +98,7 @@ void tuning_override(std::uint32_t& workgroup, std::uint32_t& items, std::uint32
 // shape measured there and stay off, for tuning runs. VKC_RADIX_PACKED_RANKS=0 turns packing off,
 // VKC_RADIX_RELOAD_KEYS=1 and VKC_RADIX_SERIAL_RANKING=1 turn the others on. A fourth knob aims at
 // the per-tile work instead: VKC_RADIX_UNROLLED_PREFIXES=1 (UNROLLED_PREFIXES, unmeasured).
-std::optional<bool> env_flag(const char* name) {
-  const char* text = std::getenv(name);
-  if (!text || (*text != '0' && *text != '1')) return std::nullopt;
-  return *text == '1';
-}
-
-void register_savers(Tuning& t) {
+void scatter_knobs(Tuning& t) {
   t.packed_ranks = env_flag("VKC_RADIX_PACKED_RANKS").value_or(true) && t.tile() <= (1u << 16);
   t.reload_keys = env_flag("VKC_RADIX_RELOAD_KEYS").value_or(false);
   t.serial_ranking = env_flag("VKC_RADIX_SERIAL_RANKING").value_or(false);
@@ -124,7 +126,7 @@ std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vend
 // on an H100: the same code took 64 registers with 22.6 KiB and 71-74 with 30 KiB, and ran 30%
 // slower). A tile therefore stages its keys in STAGING_ROUNDS rounds, so that its shared memory
 // stays under that line while it grows past 5,600 keys (docs/perf-notes.md, twelfth session).
-// With packed ranks (register_savers), tiles grew again within the registers that keep two
+// With packed ranks (scatter_knobs), tiles grew again within the registers that keep two
 // workgroups per SM (fifteenth session, H100, look-back, ms at 2^26 keys; 2^28 in brackets):
 // - 32-bit keys alone from 2^23: 512 x 20 in two rounds, 64 registers, 1.90 against 2.03 for
 //   512 x 14 unpacked (7.16 against 7.80). 512 x 22 took 128 registers, 384 x 24 and 26 took 80
@@ -201,7 +203,7 @@ Tuning choose_tuning(const DeviceInfo& device, std::uint32_t key_words, std::uin
   }
   t.items = items;
   t.shared_words = shared_words(items);
-  register_savers(t);
+  scatter_knobs(t);
   if ((t.shared_words + fixed) * 4 > device.shared_memory_bytes) {
     throw Error("radix sort: '" + device.name + "' has too little shared memory for a tile");
   }
@@ -231,9 +233,7 @@ struct Plan {
 constexpr std::uint64_t kFirstTableFrom = std::uint64_t{1} << 23;
 
 bool lookback_first_pass_from_table(std::uint32_t key_words, std::uint32_t value_words, std::uint64_t max_count) {
-  const char* text = std::getenv("VKC_RADIX_FIRST_TABLE");
-  if (text && *text) return *text == '1';
-  return key_words == 1 && value_words == 0 && max_count >= kFirstTableFrom;
+  return env_flag("VKC_RADIX_FIRST_TABLE").value_or(key_words == 1 && value_words == 0 && max_count >= kFirstTableFrom);
 }
 
 // Look-back needs forward progress between running workgroups, which NVIDIA's and AMD's
@@ -302,8 +302,7 @@ bool has_subgroup_operation(const DeviceInfo& device, const std::string& name) {
 // portable path takes eight ballots, but measured slower on an H200 (12.6 against 15.6 G keys/s with ballots,
 // docs/perf-notes.md): the ballots are the default, VKC_RADIX_PARTITIONED=1 picks it.
 bool use_partitioned(const DeviceInfo& device) {
-  const char* partitioned = std::getenv("VKC_RADIX_PARTITIONED");
-  return device.subgroup_partitioned && partitioned && *partitioned == '1';
+  return device.subgroup_partitioned && env_flag("VKC_RADIX_PARTITIONED").value_or(false);
 }
 
 // Words of a subgroup ballot the ranking works with: one where no subgroup is wider than 32
@@ -319,9 +318,7 @@ std::uint32_t ballot_words(const DeviceInfo& device) {
 // where a spin loop can outlast lavapipe's loop limit; see radix_scatter.glsl).
 // VKC_RADIX_LOOKBACK_SPIN=1 forces spinning, for a test that runs lavapipe single-threaded.
 bool lookback_spins(const DeviceInfo& device) {
-  const char* forced = std::getenv("VKC_RADIX_LOOKBACK_SPIN");
-  if (forced && *forced) return *forced == '1';
-  return !device.is_software();
+  return env_flag("VKC_RADIX_LOOKBACK_SPIN").value_or(!device.is_software());
 }
 
 // Whether the scatter's per-digit scan takes the form that works around a lavapipe compiler fault
@@ -329,9 +326,7 @@ bool lookback_spins(const DeviceInfo& device) {
 // scatter its second workgroup per SM. VKC_RADIX_UNIFORM_DIGIT_LOOP=0 or 1 forces either, so that
 // the tests run the GPUs' form on lavapipe too (with tiles whose workgroup divides 256).
 bool uniform_digit_loop(const DeviceInfo& device) {
-  const char* forced = std::getenv("VKC_RADIX_UNIFORM_DIGIT_LOOP");
-  if (forced && *forced) return *forced == '1';
-  return device.is_software();
+  return env_flag("VKC_RADIX_UNIFORM_DIGIT_LOOP").value_or(device.is_software());
 }
 
 // Earlier tiles whose look-back words one invocation reads at once: VKC_RADIX_WINDOW for tuning runs.
