@@ -6,7 +6,9 @@
 #define VKC_RADIX_LOOKBACK_GLSL
 
 // Look-back words: FLAG_AGGREGATE | count << 2 (this tile alone), FLAG_INCLUSIVE | prefix << 2
-// (this and every earlier tile), 0 while unpublished. Hence counts below 2^30 (radix.cpp checks).
+// (the digit's offset in the pass's output plus its count in this and every earlier tile: one
+// past the tile's last key of that digit), 0 while unpublished. Hence counts below 2^30
+// (radix.cpp checks).
 const uint FLAG_AGGREGATE = 1u;
 const uint FLAG_INCLUSIVE = 2u;
 
@@ -70,15 +72,23 @@ void look_back_step(uint digit, inout uint next, inout uint exclusive) {
   }
 }
 
-// The digit's count over every earlier tile is known: publishes this tile's inclusive prefix
-// (tile 0 published it with its counts) and the digit's global offset for the scatter.
+// The first output index of digit d in this pass: the histogram's count of smaller digits.
+uint digit_offset(uint d) { return state[STATE_OFFSETS + pc.pass * RADIX + d]; }
+
+// The digit's keys in every earlier tile are counted: `exclusive` is the digit's first output
+// index in this tile, since inclusive prefixes are absolute (tile 0 publishes the digit's offset
+// plus its count, publish_count). Publishes this tile's inclusive prefix (tile 0 did with its
+// counts) and the digit's global offset for the scatter. Only tile 0 reads the histogram's
+// offsets: every other tile would wait one more round trip to L2 for them here, after its walk.
 void resolve_digit(uint tile, uint d, uint exclusive) {
   const uint start = s_tile_start[d];
   if (tile != 0u) {
     const uint count = (d + 1u < RADIX ? s_tile_start[d + 1u] : s_valid) - start;
     publish(tile, d, FLAG_INCLUSIVE | ((exclusive + count) << 2u));
+  } else {
+    exclusive = digit_offset(d);
   }
-  s_offset[d] = state[STATE_OFFSETS + pc.pass * RADIX + d] + exclusive - start;
+  s_offset[d] = exclusive - start;
 }
 
 // Look-back on GPUs: each invocation walks back for its digits, stepping while any lane of its

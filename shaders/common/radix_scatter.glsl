@@ -412,11 +412,36 @@ void load_ordered_keys(bool from_b, bool read_planar, uint tile_base, uint run, 
   }
 }
 
-// Records the tile's count of digit d for the scan over digits and publishes it for the look-back.
-void publish_count(uint tile, uint d, uint count, uint valid) {
+// Publishes the tile's count of digit d for the look-back (`count` includes the stand-ins past
+// the tile's valid keys, which all have the last digit), and returns the count without them.
+// Tile 0 publishes its inclusive prefix at once, absolute as resolve_digit expects.
+uint publish_count(uint tile, uint d, uint count, uint valid) {
   if (d == RADIX - 1u) count -= TILE - valid;  // the stand-ins past the count are not keys
-  s_tile_start[d] = count;
-  if (SCAN_MODE == SCAN_LOOKBACK) publish(tile, d, (tile == 0u ? FLAG_INCLUSIVE : FLAG_AGGREGATE) | (count << 2u));
+  if (SCAN_MODE == SCAN_LOOKBACK) {
+    publish(tile, d, tile == 0u ? FLAG_INCLUSIVE | ((digit_offset(d) + count) << 2u) : FLAG_AGGREGATE | (count << 2u));
+  }
+  return count;
+}
+
+// Ranks each digit's keys across subgroups and digits and publishes the tile's digit counts; on
+// return s_tile_start[d] + s_work[counters + d] + a key's rank in its subgroup is its rank in the
+// tile, and every invocation may read them.
+void scan_tile_counts(uint tile, uint valid) {
+  const uint lid = gl_LocalInvocationIndex;
+  if (UNIFORM_DIGIT_LOOP) {
+    for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
+      const uint d = lid + r * WG;
+      const uint count = subgroup_prefixes_guarded(d);
+      if (d < RADIX) s_tile_start[d] = publish_count(tile, d, count, valid);
+    }
+  } else {
+    for (uint d = lid; d < RADIX; d += WG) s_tile_start[d] = publish_count(tile, d, subgroup_prefixes(d), valid);
+  }
+  // Orders the digit counts' stores before their scan reads them.
+  barrier();
+  scan_tile_digits();
+  // Orders the scanned digit starts before the ranks read them.
+  barrier();
 }
 
 void main() {
@@ -489,20 +514,7 @@ void main() {
   // that read's registers alive instead.
   if (RELOAD_KEYS) load_ordered_keys(from_b, read_planar, s_tile * TILE, run, valid, n, key);
 
-  if (UNIFORM_DIGIT_LOOP) {
-    for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
-      const uint d = lid + r * WG;
-      const uint count = subgroup_prefixes_guarded(d);
-      if (d < RADIX) publish_count(tile, d, count, valid);
-    }
-  } else {
-    for (uint d = lid; d < RADIX; d += WG) publish_count(tile, d, subgroup_prefixes(d), valid);
-  }
-  // Orders the digit counts' stores before their scan reads them.
-  barrier();
-  scan_tile_digits();
-  // Orders the scanned digit starts before the ranks read them.
-  barrier();
+  scan_tile_counts(tile, valid);
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint d = RELOAD_KEYS ? digit_at(digits, k) : digit_of(key[k], pc.pass);
     add_to_rank(rank, k, s_tile_start[d] + s_work[counters + d]);
