@@ -43,10 +43,32 @@ constexpr std::uint64_t kCopyDispatchWord = 2128;  // copy_back's grid
 constexpr std::uint32_t kRadix = 256;
 // The scatter's SCAN_MODE (radix_scatter.glsl).
 constexpr std::uint32_t kScanLookback = 0, kScanTable = 1, kScanTableClearing = 2;
-// The histogram's grid cap: enough workgroups to fill a large GPU (an H100 holds about 1,000 of
-// 256 invocations), few enough that the per-workgroup cost (1,024 global atomics, a device-scope
-// release) stays small: at 2^28 keys one workgroup per 8,192 keys would be 32,768 of them.
-constexpr std::uint64_t kHistogramGroups = 2048;
+// The histogram's grid: workgroups take chunks in a grid-stride loop, so that few of them pay the
+// per-workgroup cost (1,024 global atomics and a device-scope release at the end). At least
+// about one wave on a large GPU (an H100 holds two of the tile-mode histogram's 512 invocations
+// per SM, 264 in all), and one workgroup per 16 chunks past that. On an H100 (2026-11-24) 256
+// workgroups against the earlier 2,048 took u32 key sorts from 0.201 to 0.194 ms at 2^22 keys and
+// 0.575 to 0.567 at 2^24 (pairs 0.258 to 0.250 and 0.722 to 0.710, u64 keys 1.480 to 1.463 at
+// 2^24), tied at 2^26, but cost 0.5% at 2^28 (7.13 against 7.09 ms), where one per 16 chunks
+// gives 1,638 workgroups, near the earlier 2,048. 528 and 1,056 were no better than 2,048 at
+// 2^24. VKC_RADIX_HISTOGRAM_GROUPS sets the count, for tuning runs.
+constexpr std::uint64_t kHistogramGroups = 256;
+constexpr std::uint64_t kChunksPerHistogramGroup = 16;
+
+std::uint64_t histogram_groups(std::uint64_t chunks) {
+  const char* text = std::getenv("VKC_RADIX_HISTOGRAM_GROUPS");
+  const long long forced = text ? std::atoll(text) : 0;
+  const std::uint64_t groups = std::max(kHistogramGroups, chunks / kChunksPerHistogramGroup);
+  return std::min(chunks, forced > 0 ? static_cast<std::uint64_t>(forced) : groups);
+}
+
+// How many of the sort's steps to record, for timing runs that measure the steps one by one
+// (the output is then wrong): VKC_RADIX_STEPS=0 records the histogram alone, N the histogram and
+// the first N passes; unset, every step.
+std::uint32_t steps_to_record() {
+  const char* text = std::getenv("VKC_RADIX_STEPS");
+  return text && *text ? static_cast<std::uint32_t>(std::atoi(text)) : UINT32_MAX;
+}
 constexpr std::uint64_t kLookbackLimit = (1u << 30) - 1;  // 30-bit counts in a look-back word
 constexpr std::uint64_t kAlign = 256;                     // every storage-buffer offset alignment
 
@@ -405,7 +427,9 @@ class RadixSort final : public Algorithm {
     if (doubles) inner.order = SortOrder::ascending;  // the histogram turns them into that form
     r.fill_buffer(b.state.buffer, b.state.offset, p.zero_bytes, 0);
     record_histogram(ctx, r, inner, p, b, !doubles ? 0u : job.descending() ? 2u : 1u);
-    for (std::uint32_t pass = 0; pass < p.passes; ++pass) record_pass(ctx, r, inner, p, b, pass);
+    const std::uint32_t steps = steps_to_record();
+    for (std::uint32_t pass = 0; pass < std::min(p.passes, steps); ++pass) record_pass(ctx, r, inner, p, b, pass);
+    if (steps < p.passes) return;
     if (records_copy_back(p)) record_copy_back(ctx, r, inner, p, b);
     if (doubles) record_unorder_doubles(ctx, r, job);
   }
@@ -440,7 +464,7 @@ class RadixSort final : public Algorithm {
     const HistogramPush push{count32(job), lookback_words, grid.x, grid.y, copy.x, copy.y, copy_back ? 0u : 1u,
                              static_cast<std::uint32_t>(p.tiles), p.first_table};
     const std::uint64_t chunks = groups_for(job.max_count, std::uint64_t{wg} * items);
-    r.dispatch(pipe, bindings, &push, sizeof push, std::min(kHistogramGroups, chunks));
+    r.dispatch(pipe, bindings, &push, sizeof push, histogram_groups(chunks));
   }
 
   // Dispatches over the grid that the histogram's last workgroup wrote at word `grid` of the state.
