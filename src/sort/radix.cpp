@@ -44,21 +44,22 @@ constexpr std::uint32_t kRadix = 256;
 // The scatter's SCAN_MODE (radix_scatter.glsl).
 constexpr std::uint32_t kScanLookback = 0, kScanTable = 1, kScanTableClearing = 2;
 // The histogram's grid: workgroups take chunks in a grid-stride loop, so that few of them pay the
-// per-workgroup cost (1,024 global atomics and a device-scope release at the end). At least
-// about one wave on a large GPU (an H100 holds two of the tile-mode histogram's 512 invocations
-// per SM, 264 in all), and one workgroup per 16 chunks past that. On an H100 (2026-11-24) 256
-// workgroups against the earlier 2,048 took u32 key sorts from 0.201 to 0.194 ms at 2^22 keys and
-// 0.575 to 0.567 at 2^24 (pairs 0.258 to 0.250 and 0.722 to 0.710, u64 keys 1.480 to 1.463 at
-// 2^24), tied at 2^26, but cost 0.5% at 2^28 (7.13 against 7.09 ms), where one per 16 chunks
-// gives 1,638 workgroups, near the earlier 2,048. 528 and 1,056 were no better than 2,048 at
-// 2^24. VKC_RADIX_HISTOGRAM_GROUPS sets the count, for tuning runs.
-constexpr std::uint64_t kHistogramGroups = 256;
-constexpr std::uint64_t kChunksPerHistogramGroup = 16;
+// per-workgroup cost (1,024 global atomics and a device-scope release at the end). Up to 4,096
+// chunks (2^25 32-bit keys in NVIDIA's largest tiles) about one wave on a large GPU (an H100 holds
+// two of the tile-mode histogram's 512 invocations per SM, 264 in all), 2,048 workgroups above.
+// On an H100 (2026-11-24) 256 workgroups against 2,048 took u32 key sorts from 0.201 to 0.194 ms
+// at 2^22 keys, 0.575 to 0.567 at 2^24 and 1.007 to 1.000 at 2^25 (pairs 0.258 to 0.250 and 0.722
+// to 0.710, u64 keys 1.480 to 1.463 at 2^24), but tied at 2^26 and cost 0.5% at 2^28; 409
+// workgroups at 2^26 cost 1.6%, and 528 or 1,056 at 2^24 were no better than 2,048.
+// VKC_RADIX_HISTOGRAM_GROUPS sets the count, for tuning runs.
+constexpr std::uint64_t kSmallHistogramGroups = 256;
+constexpr std::uint64_t kSmallHistogramUpTo = 4096;  // chunks
+constexpr std::uint64_t kHistogramGroups = 2048;
 
 std::uint64_t histogram_groups(std::uint64_t chunks) {
   const char* text = std::getenv("VKC_RADIX_HISTOGRAM_GROUPS");
   const long long forced = text ? std::atoll(text) : 0;
-  const std::uint64_t groups = std::max(kHistogramGroups, chunks / kChunksPerHistogramGroup);
+  const std::uint64_t groups = chunks <= kSmallHistogramUpTo ? kSmallHistogramGroups : kHistogramGroups;
   return std::min(chunks, forced > 0 ? static_cast<std::uint64_t>(forced) : groups);
 }
 
