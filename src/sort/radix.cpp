@@ -55,21 +55,6 @@ constexpr std::uint32_t kScanLookback = 0, kScanTable = 1, kScanTableClearing = 
 constexpr std::uint64_t kSmallHistogramGroups = 256;
 constexpr std::uint64_t kSmallHistogramUpTo = 4096;  // chunks
 constexpr std::uint64_t kHistogramGroups = 2048;
-
-std::uint64_t histogram_groups(std::uint64_t chunks) {
-  const char* text = std::getenv("VKC_RADIX_HISTOGRAM_GROUPS");
-  const long long forced = text ? std::atoll(text) : 0;
-  const std::uint64_t groups = chunks <= kSmallHistogramUpTo ? kSmallHistogramGroups : kHistogramGroups;
-  return std::min(chunks, forced > 0 ? static_cast<std::uint64_t>(forced) : groups);
-}
-
-// How many of the sort's steps to record, for timing runs that measure the steps one by one
-// (the output is then wrong): VKC_RADIX_STEPS=0 records the histogram alone, N the histogram and
-// the first N passes; unset, every step.
-std::uint32_t steps_to_record() {
-  const char* text = std::getenv("VKC_RADIX_STEPS");
-  return text && *text ? static_cast<std::uint32_t>(std::atoi(text)) : UINT32_MAX;
-}
 constexpr std::uint64_t kLookbackLimit = (1u << 30) - 1;  // 30-bit counts in a look-back word
 constexpr std::uint64_t kAlign = 256;                     // every storage-buffer offset alignment
 
@@ -95,6 +80,27 @@ std::optional<bool> env_flag(const char* name) {
   if (!text || !*text) return std::nullopt;
   return *text == '1';
 }
+
+// A developer number of the radix sort (VKC_RADIX_*): unset, empty or not a number when the
+// caller's default holds.
+std::optional<std::uint64_t> env_number(const char* name) {
+  const char* text = std::getenv(name);
+  if (!text || !*text) return std::nullopt;
+  char* end = nullptr;
+  const std::uint64_t value = std::strtoull(text, &end, 10);
+  return end != text ? std::optional<std::uint64_t>(value) : std::nullopt;
+}
+
+std::uint64_t histogram_groups(std::uint64_t chunks) {
+  const std::uint64_t groups = chunks <= kSmallHistogramUpTo ? kSmallHistogramGroups : kHistogramGroups;
+  const std::uint64_t forced = env_number("VKC_RADIX_HISTOGRAM_GROUPS").value_or(0);
+  return std::min(chunks, forced > 0 ? forced : groups);
+}
+
+// How many of the sort's passes to record, for timing runs that measure the steps one by one
+// (the output is then wrong): VKC_RADIX_STEPS=0 records the histogram alone, N the histogram and
+// the first N passes; unset, every step.
+std::uint64_t steps_to_record() { return env_number("VKC_RADIX_STEPS").value_or(UINT64_MAX); }
 
 // Overrides the scatter's tile for tuning runs (bench/probes/radix.cpp): "WORKGROUP,ITEMS" or
 // "WORKGROUP,ITEMS,ROUNDS" (one round unless given).
@@ -355,8 +361,7 @@ bool uniform_digit_loop(const DeviceInfo& device) {
 
 // Earlier tiles whose look-back words one invocation reads at once: VKC_RADIX_WINDOW for tuning runs.
 std::uint32_t lookback_window() {
-  const char* text = std::getenv("VKC_RADIX_WINDOW");
-  const int window = text ? std::atoi(text) : 0;
+  const std::uint64_t window = env_number("VKC_RADIX_WINDOW").value_or(0);
   return window >= 1 && window <= 32 ? static_cast<std::uint32_t>(window) : 4;
 }
 
@@ -429,8 +434,8 @@ class RadixSort final : public Algorithm {
     if (doubles) inner.order = SortOrder::ascending;  // the histogram turns them into that form
     r.fill_buffer(b.state.buffer, b.state.offset, p.zero_bytes, 0);
     record_histogram(ctx, r, inner, p, b, !doubles ? 0u : job.descending() ? 2u : 1u);
-    const std::uint32_t steps = steps_to_record();
-    for (std::uint32_t pass = 0; pass < std::min(p.passes, steps); ++pass) record_pass(ctx, r, inner, p, b, pass);
+    const std::uint64_t steps = steps_to_record();
+    for (std::uint32_t pass = 0; pass < p.passes && pass < steps; ++pass) record_pass(ctx, r, inner, p, b, pass);
     if (steps < p.passes) return;
     if (records_copy_back(p)) record_copy_back(ctx, r, inner, p, b);
     if (doubles) record_unorder_doubles(ctx, r, job);
