@@ -12,16 +12,21 @@
 const uint FLAG_AGGREGATE = 1u;
 const uint FLAG_INCLUSIVE = 2u;
 
-// Look-back: tiles are numbered in the order workgroups start, so every tile waits only on tiles
-// that are already running: the look-back cannot wait on a workgroup that never started. The
-// ticket is taken first thing, so that its round trip overlaps the loads of the pass flags and
-// the count and the zeroing of the counters.
+// Look-back: a tile waits only on earlier tiles, so each must be ranked by a workgroup that is
+// already running, or the look-back could wait on a workgroup that never starts. With TICKETS the
+// tiles are numbered in the order workgroups take a ticket (a global atomic, taken first thing so
+// that its round trip overlaps the loads of the pass flags and the count and the zeroing of the
+// counters), which guarantees it anywhere. Without, tile t is workgroup t, which relies on the
+// device starting a dispatch's workgroups in index order, as NVIDIA's do (radix.cpp); it saves
+// the ticket's round trip at the start of every tile.
+const bool TICKETED = SCAN_MODE == SCAN_LOOKBACK && TICKETS;
+
 void take_ticket() {
-  if (SCAN_MODE == SCAN_LOOKBACK && gl_LocalInvocationIndex == 0u) s_tile = atomicAdd(state[STATE_TICKETS + pc.pass], 1u);
+  if (TICKETED && gl_LocalInvocationIndex == 0u) s_tile = atomicAdd(state[STATE_TICKETS + pc.pass], 1u);
 }
 
 // The tile this workgroup ranks, once a barrier has ordered take_ticket's store before the read.
-uint ticket_tile() { return SCAN_MODE == SCAN_LOOKBACK ? s_tile : linear_workgroup_id(); }
+uint ticket_tile() { return TICKETED ? s_tile : linear_workgroup_id(); }
 
 // The look-back word of (tile, digit) in a table: running passes alternate between two tables,
 // as they alternate between reading the A and the B buffers (table 1 for passes reading B).
@@ -80,12 +85,14 @@ uint digit_offset(uint d) { return state[STATE_OFFSETS + pc.pass * RADIX + d]; }
 // plus its count, publish_count). Publishes this tile's inclusive prefix (tile 0 did with its
 // counts) and the digit's global offset for the scatter. Only tile 0 reads the histogram's
 // offsets: every other tile would wait one more round trip to L2 for them here, after its walk.
+// With AGGREGATES_ONLY (a test setting) no tile but tile 0 publishes an inclusive prefix, so that
+// every walk goes back to tile 0 over many windows, as long walks do on a loaded GPU.
 void resolve_digit(uint tile, uint d, uint exclusive) {
   const uint start = s_tile_start[d];
-  if (tile != 0u) {
+  if (tile != 0u && !AGGREGATES_ONLY) {
     const uint count = (d + 1u < RADIX ? s_tile_start[d + 1u] : s_valid) - start;
     publish(tile, d, FLAG_INCLUSIVE | ((exclusive + count) << 2u));
-  } else {
+  } else if (tile == 0u) {
     exclusive = digit_offset(d);
   }
   s_offset[d] = exclusive - start;

@@ -43,6 +43,8 @@ layout(constant_id = 15) const bool PACKED_RANKS = false;  // two 16-bit ranks p
 layout(constant_id = 16) const bool RELOAD_KEYS = false;   // keys read again after the ranking; see DIGIT_WORDS
 layout(constant_id = 17) const bool SERIAL_RANKING = false;  // each key's ranking waits for the previous key's; see main
 layout(constant_id = 18) const bool UNROLLED_PREFIXES = false;  // every count read before any is written; see subgroup_prefixes
+layout(constant_id = 19) const bool TICKETS = true;           // look-back tiles in ticket order; see take_ticket
+layout(constant_id = 20) const bool AGGREGATES_ONLY = false;  // for tests: see resolve_digit
 
 // Where a tile's global digit offsets come from: decoupled look-back; a tile table that
 // scan_tiles wrote (reduce-then-scan); or a tile table on the look-back path (pass 0, whose tile
@@ -505,7 +507,7 @@ void main() {
     if (SERIAL_RANKING) previous = r;
     add_to_rank(rank, k, r);
   }
-  if (RELOAD_KEYS && SCAN_MODE != SCAN_LOOKBACK && lid == 0u) s_tile = tile;  // the look-back's ticket is there already
+  if (RELOAD_KEYS && !TICKETED && lid == 0u) s_tile = tile;  // a ticket is there already
   // Orders every subgroup's counter updates before the per-digit scan over subgroups reads them
   // (and s_tile's store before the reload below reads it).
   barrier();

@@ -70,6 +70,8 @@ struct Tuning {
   bool reload_keys = false;          // the scatter's RELOAD_KEYS (likewise)
   bool serial_ranking = false;       // the scatter's SERIAL_RANKING (likewise)
   bool unrolled_prefixes = false;    // the scatter's UNROLLED_PREFIXES (likewise)
+  bool tickets = true;               // the scatter's TICKETS (see tickets_needed)
+  bool aggregates_only = false;      // the scatter's AGGREGATES_ONLY, a test setting (VKC_RADIX_AGGREGATES_ONLY=1)
   std::uint32_t tile() const { return workgroup * items; }
 };
 
@@ -133,6 +135,20 @@ void scatter_knobs(Tuning& t) {
   t.reload_keys = env_flag("VKC_RADIX_RELOAD_KEYS").value_or(false);
   t.serial_ranking = env_flag("VKC_RADIX_SERIAL_RANKING").value_or(false);
   t.unrolled_prefixes = env_flag("VKC_RADIX_UNROLLED_PREFIXES").value_or(false);
+  t.aggregates_only = env_flag("VKC_RADIX_AGGREGATES_ONLY").value_or(false);
+}
+
+// Whether the look-back numbers its tiles by ticket (TICKETS in radix_lookback.glsl) rather than
+// by workgroup index, which needs the device to start a dispatch's workgroups in index order.
+// NVIDIA's GPUs do: CUB's own single-pass scans (DeviceScan, DeviceSelect) number their tiles by
+// block index under a decoupled look-back and rely on it. There the ticket's round trip (a global
+// atomic on one word, which every tile of the pass waits on before it can load its keys) went: on
+// an H100 (2026-11-25, docs/perf-notes.md) u32 keys 0.572 -> 0.541 ms at 2^24 (-5.5%) and 7.12 ->
+// 6.95 at 2^28 (-2.4%), u32 pairs -4% / -2% and u64 keys -4% / -1.6% at 2^24 / 2^26. Every other
+// device keeps tickets. VKC_RADIX_TICKETS=0 or 1 forces either.
+bool tickets_needed(const DeviceInfo& device) {
+  const bool in_order = device.vendor_id == kVendorNvidia && !device.is_software();
+  return env_flag("VKC_RADIX_TICKETS").value_or(!in_order);
 }
 
 // Subgroups a workgroup of `workgroup` invocations can hold at the device's smallest subgroup size:
@@ -234,6 +250,7 @@ Tuning choose_tuning(const DeviceInfo& device, std::uint32_t key_words, std::uin
   t.items = items;
   t.shared_words = shared_words(items);
   scatter_knobs(t);
+  t.tickets = tickets_needed(device);
   if ((t.shared_words + fixed) * 4 > device.shared_memory_bytes) {
     throw Error("radix sort: '" + device.name + "' has too little shared memory for a tile");
   }
@@ -498,7 +515,7 @@ class RadixSort final : public Algorithm {
                                  t.staging_rounds, uniform_digit_loop(ctx.info()) ? 1u : 0u,
                                  records_copy_back(p) ? 0u : 1u,  // COPYING: see records_copy_back
                                  t.packed_ranks ? 1u : 0u, t.reload_keys ? 1u : 0u, t.serial_ranking ? 1u : 0u,
-                                 t.unrolled_prefixes ? 1u : 0u},
+                                 t.unrolled_prefixes ? 1u : 0u, t.tickets ? 1u : 0u, t.aggregates_only ? 1u : 0u},
               .bindings = 6,
               .push_bytes = sizeof(PassPush),
               .full_subgroups = ctx.info().subgroup_size_control});
