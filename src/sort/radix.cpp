@@ -177,9 +177,12 @@ std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vend
 // - 32-bit keys alone from 2^23: 512 x 20 in two rounds, 64 registers, 1.90 against 2.03 for
 //   512 x 14 unpacked (7.16 against 7.80). 512 x 22 took 128 registers, 384 x 24 and 26 took 80
 //   and were 2-4% slower;
-// - the look-back with 32-bit values or 64-bit keys from 2^23: 448 x 18 in two rounds, 72
-//   registers. u32 pairs 2.48 against 2.65 (448 x 14 unpacked), u64 keys 5.26 against 5.50;
-//   448 x 20 took 95-111 registers. u64 keys with u32 values keep 448 x 14 (448 x 18 not measured);
+// - the look-back with 32-bit values from 2^23: 448 x 18 in two rounds, 72 registers. u32 pairs
+//   2.48 against 2.65 (448 x 14 unpacked); 448 x 20 took 95-111 registers, 512 x 16 81 (2026-11-25:
+//   one workgroup per SM, 3.24 ms). u64 keys with u32 values keep 448 x 14 (448 x 18 not measured);
+// - 64-bit keys alone from 2^23: 512 x 16 in two rounds, 64 registers (2026-11-25, tiles by
+//   workgroup index: 1.380 against 1.407 ms at 2^24 and 5.06 against 5.16 at 2^26 for 448 x 18,
+//   which had taken 5.26 against 5.50 for 448 x 14 unpacked);
 // - u32 keys with u64 values, look-back: 512 x 10 in two rounds, whose two value planes still
 //   stage in 20 KiB (twelfth session: 3.70 against 4.58 for one round of 40 KiB, one workgroup per
 //   SM);
@@ -212,7 +215,8 @@ std::optional<TileShape> nvidia_tile(const DeviceInfo& device, std::uint32_t key
   if (max_count <= kMediumTileUpTo && keys_alone) return TileShape{512, 16, 2};
   if (max_count <= kMediumTileUpTo && value_words < 2) return TileShape{512, 10, 1};
   if (keys_alone) return TileShape{512, 20, 2};
-  if (value_words == 0 || (key_words == 1 && value_words == 1)) return TileShape{448, 18, 2};
+  if (value_words == 0) return TileShape{512, 16, 2};
+  if (key_words == 1 && value_words == 1) return TileShape{448, 18, 2};
   if (value_words == 1) return TileShape{448, 14, 2};
   return key_words == 1 ? std::optional<TileShape>({512, 10, 2}) : std::nullopt;
 }
@@ -271,17 +275,15 @@ struct Plan {
   std::uint64_t keys_bytes = 0, values_bytes = 0, state_bytes = 0, zero_bytes = 0, total = 0;
 };
 
-// Whether the look-back path's pass 0 reads its offsets from the histogram's tile table. On an
-// H100 that saved 2% for 32-bit keys from 2^24 keys and lost 2-3% for pairs and up to 0.5% for
-// 64-bit keys: without a look-back to wait on, the loads of the values (or of a split key's other
-// word) are no longer hidden. Below 2^23 keys the table costs 32-bit keys more than it saves
-// (its scan is one more dependent dispatch: 0.110 against 0.102 ms at 2^20, 0.217 against 0.212
-// at 2^22; a tie at 2^23). VKC_RADIX_FIRST_TABLE=0 or 1 overrides, for tuning runs.
-constexpr std::uint64_t kFirstTableFrom = std::uint64_t{1} << 23;
-
-bool lookback_first_pass_from_table(std::uint32_t key_words, std::uint32_t value_words, std::uint64_t max_count) {
-  return env_flag("VKC_RADIX_FIRST_TABLE").value_or(key_words == 1 && value_words == 0 && max_count >= kFirstTableFrom);
-}
+// Whether the look-back path's pass 0 reads its offsets from the histogram's tile table instead
+// of looking back. NVIDIA took it for 32-bit keys alone from 2^23 keys while every tile took a
+// ticket (it saved 2% there, and lost 2-3% for pairs and up to 0.5% for 64-bit keys, whose values
+// or second words no look-back then hides). Since tiles go by workgroup index it no longer pays:
+// on an H100 (2026-11-25) u32 keys took 0.525 against 0.542 ms at 2^24 and 1.807 against 1.825
+// at 2^26 without it, a tie at 2^28 (6.95 ms either way): its scan is one more dependent dispatch,
+// and each tile reads its 256 offsets from a digit-major table, one sector per digit. So it is off;
+// VKC_RADIX_FIRST_TABLE=1 turns it on, for tuning runs (reduce-then-scan always uses the table).
+bool lookback_first_pass_from_table() { return env_flag("VKC_RADIX_FIRST_TABLE").value_or(false); }
 
 // Look-back needs forward progress between running workgroups, which NVIDIA's and AMD's
 // discrete GPUs give; everything else, lavapipe included, takes reduce-then-scan. (On an H100,
@@ -318,7 +320,7 @@ Plan make_plan(const DeviceInfo& device, KeyType key, ValueType value, std::uint
   // Look-back: two tables of tiles x 256 words, running passes alternating (the histogram zeroes
   // the first and each pass the next one), then pass 0's table of 256 x tiles counts if it uses
   // one. Reduce-then-scan: one table of 256 x tiles counts, pass 0's included.
-  p.first_from_table = !lookback || lookback_first_pass_from_table(p.key_words, p.value_words, max_count);
+  p.first_from_table = !lookback || lookback_first_pass_from_table();
   const std::uint64_t table_words = (lookback ? (p.first_from_table ? 3 : 2) : 1) * p.tiles * kRadix;
   if (kStateHeaderWords + table_words > UINT32_MAX) throw Error("radix sort: too many elements for the state's word indices");
   p.first_table = static_cast<std::uint32_t>(kStateHeaderWords + (lookback ? 2 * p.tiles * kRadix : 0));

@@ -123,8 +123,8 @@ TEST_P(RadixSortTest, SkipsPassesWhoseDigitIsTheSameForEveryKey) {
 }
 
 // 32-bit keys alone, through record_sort over a temporary buffer full of stale words. Where pass 0
-// reads its offsets from the tile table that the histogram pass counts (NVIDIA from 2^23 keys;
-// these sizes under VKC_RADIX_FIRST_TABLE=1, tests/sort/CMakeLists.txt), on the look-back path it
+// reads its offsets from the tile table that the histogram pass counts (a tuning setting of the
+// look-back path, VKC_RADIX_FIRST_TABLE=1, tested in tests/sort/CMakeLists.txt), on the look-back path it
 // clears the look-back table of the next pass that runs. The masks run pass 0 alone, pass 0 then
 // 2, pass 2 alone (the histogram clears its table), and passes 0, 1 and 3. (lavapipe tends to
 // finish tiles in order, so that a look-back rarely reaches an uncleared word there; the H100
