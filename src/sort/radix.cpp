@@ -45,8 +45,9 @@ constexpr std::uint32_t kRadix = 256;
 constexpr std::uint32_t kScanLookback = 0, kScanTable = 1, kScanTableClearing = 2;
 // The histogram's grid: workgroups take chunks in a grid-stride loop, so that few of them pay the
 // per-workgroup cost (1,024 global atomics and a device-scope release at the end). Up to 4,096
-// chunks (2^25 32-bit keys in NVIDIA's largest tiles) about one wave on a large GPU (an H100 holds
-// two of the tile-mode histogram's 512 invocations per SM, 264 in all), 2,048 workgroups above.
+// chunks (2^24 keys in chunks of 256 x 16) about one wave on a large GPU, 2,048 workgroups above.
+// (Chosen when 32-bit keys alone read the scatter's tiles, 2^25 keys in 4,096; on an H100
+// (2026-11-25) 528 and 1,056 workgroups in the 4,096-key chunks were again no better at 2^24.)
 // On an H100 (2026-11-24) 256 workgroups against 2,048 took u32 key sorts from 0.201 to 0.194 ms
 // at 2^22 keys, 0.575 to 0.567 at 2^24 and 1.007 to 1.000 at 2^25 (pairs 0.258 to 0.250 and 0.722
 // to 0.710, u64 keys 1.480 to 1.463 at 2^24), but tied at 2^26 and cost 0.5% at 2^28; 409
@@ -97,6 +98,15 @@ std::uint64_t histogram_groups(std::uint64_t chunks) {
   const std::uint64_t groups = chunks <= kSmallHistogramUpTo ? kSmallHistogramGroups : kHistogramGroups;
   const std::uint64_t forced = env_number("VKC_RADIX_HISTOGRAM_GROUPS").value_or(0);
   return std::min(chunks, forced > 0 ? forced : groups);
+}
+
+// Keys per invocation of the histogram's chunks, where they are not the scatter's tiles, all of
+// their loads in flight at once: 16 (on an H100, 2026-11-25, the fill and histogram of u32 keys took
+// 0.146 against 0.153 ms at 2^26 and 0.497 against 0.505 at 2^28 with 16 instead of 32; 64 took
+// 0.164 and 0.537). VKC_RADIX_HISTOGRAM_ITEMS sets it, for tuning runs.
+std::uint32_t histogram_items() {
+  const std::uint64_t items = env_number("VKC_RADIX_HISTOGRAM_ITEMS").value_or(0);
+  return items >= 1 && items <= 64 ? static_cast<std::uint32_t>(items) : 16;
 }
 
 // How many of the sort's passes to record, for timing runs that measure the steps one by one
@@ -466,7 +476,7 @@ class RadixSort final : public Algorithm {
   // The histogram's last workgroup also prepares the passes: it writes each pass's grid for the
   // indirect dispatches below (the tiles' grid_for(), or no workgroups for a pass whose digit
   // every key shares) and copy_back's. For pass 0's tile table it reads the keys in the
-  // scatter's tiles; else in chunks of 32 keys per invocation, all of their loads in flight at once.
+  // scatter's tiles; else in chunks of histogram_items() keys per invocation.
   // `doubles` (1 ascending, 2 descending; 0 for other keys): the keys are doubles, which the
   // histogram turns into their ordered form in place as it reads them (on an H100 that saved
   // 3-4% of a double sort against a pass of its own).
@@ -474,7 +484,7 @@ class RadixSort final : public Algorithm {
                                std::uint32_t doubles) {
     const DeviceInfo& device = ctx.info();
     const std::uint32_t wg = p.first_from_table ? p.tuning.workgroup : streaming_workgroup_size(device);
-    const std::uint32_t items = p.first_from_table ? p.tuning.items : 32;
+    const std::uint32_t items = p.first_from_table ? p.tuning.items : histogram_items();
     const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/histogram",
                                           .specialization = {wg, items, p.key_words, key_kind(job.key_type),
                                                              job.descending() ? 1u : 0u, p.passes, max_subgroups(device, wg),
