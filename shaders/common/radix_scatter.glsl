@@ -1,8 +1,8 @@
 // The body of one LSD radix digit pass (sort/radix/scatter and scatter_partitioned): a tile of
 // WG * ITEMS keys is ranked by its 8-bit digit inside the workgroup (subgroup multisplit), its
 // digit counts are turned into global positions (decoupled look-back, radix_lookback.glsl; or a
-// tile table that scan_tiles computed: every pass of reduce-then-scan, and pass 0 of 32-bit keys
-// alone on the look-back path), and keys and values are scattered through shared memory, in
+// tile table that scan_tiles computed: every pass of reduce-then-scan, and pass 0 on the look-back
+// path where a tuning run asks for it), and keys and values are scattered through shared memory, in
 // STAGING_ROUNDS rounds, so that the global writes of equal digits are contiguous. Stable: equal
 // digits keep the input order.
 //

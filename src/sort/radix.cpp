@@ -15,12 +15,12 @@
 //   the scatter reads them; no workgroup ever waits on another.
 // Pass 0 can take the second form without an upsweep: the histogram pass, which reads every key
 // anyway, then reads them in the scatter's tiles and counts each tile's pass-0 digits.
-// Reduce-then-scan always does; look-back does for 32-bit keys alone, the one case it measured
-// faster (docs/perf-notes.md, ninth session).
+// Reduce-then-scan always does; look-back does only in tuning runs (lookback_first_pass_from_table).
 // RadixScan::automatic takes look-back on NVIDIA and AMD discrete GPUs (whose schedulers keep
 // started workgroups running) and reduce-then-scan everywhere else, lavapipe included: its
-// look-back would not hang (tiles are numbered in the order workgroups start), but a spinning
-// workgroup there holds one of very few CPU threads.
+// look-back would not hang (tiles are numbered by ticket, in the order workgroups start; by
+// workgroup index only on NVIDIA, tickets_needed), but a spinning workgroup there holds one of
+// very few CPU threads.
 #include <algorithm>
 #include <cstdlib>
 #include <cstdio>
