@@ -22,6 +22,7 @@
 // workgroup index only on NVIDIA, tickets_needed), but a spinning workgroup there holds one of
 // very few CPU threads.
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <cstdio>
 #include <optional>
@@ -107,6 +108,31 @@ std::uint64_t histogram_groups(std::uint64_t chunks) {
 std::uint32_t histogram_items() {
   const std::uint64_t items = env_number("VKC_RADIX_HISTOGRAM_ITEMS").value_or(0);
   return items >= 1 && items <= 64 ? static_cast<std::uint32_t>(items) : 16;
+}
+
+// How the histogram counts (histogram.comp): copies of each counter (PARTS), whether chunks are
+// read 16 bytes at a time (VECTOR_LOADS) and whether a chunk is counted pass by pass
+// (PASS_MAJOR). VKC_RADIX_HISTOGRAM_PARTS / _VECTORS / _PASS_MAJOR / _WORKGROUP set them, for
+// tuning runs.
+struct HistogramForm {
+  std::uint32_t parts = 1;
+  bool vectors = false;
+  bool pass_major = false;
+  std::uint32_t workgroup = 0;  // 0: the streaming workgroup size
+};
+
+HistogramForm histogram_form(const DeviceInfo& device, std::uint32_t passes) {
+  HistogramForm form;
+  const std::uint64_t wanted = std::clamp<std::uint64_t>(env_number("VKC_RADIX_HISTOGRAM_PARTS").value_or(form.parts), 1, 64);
+  // A power of two, with the copies of every pass's 256 counters in the shared memory but 8 KiB of
+  // it (pass 0's tile counts, the prepare's scan) and within 32 KiB.
+  const std::uint64_t room = std::min<std::uint64_t>(32768, device.shared_memory_bytes - std::min(device.shared_memory_bytes, 8192u));
+  form.parts = std::bit_floor(static_cast<std::uint32_t>(wanted));
+  while (form.parts > 1 && std::uint64_t{passes} * kRadix * 4 * form.parts > room) form.parts /= 2;
+  form.vectors = env_flag("VKC_RADIX_HISTOGRAM_VECTORS").value_or(form.vectors);
+  form.pass_major = env_flag("VKC_RADIX_HISTOGRAM_PASS_MAJOR").value_or(form.pass_major);
+  form.workgroup = static_cast<std::uint32_t>(env_number("VKC_RADIX_HISTOGRAM_WORKGROUP").value_or(0));
+  return form;
 }
 
 // How many of the sort's passes to record, for timing runs that measure the steps one by one
@@ -483,12 +509,19 @@ class RadixSort final : public Algorithm {
   static void record_histogram(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b,
                                std::uint32_t doubles) {
     const DeviceInfo& device = ctx.info();
-    const std::uint32_t wg = p.first_from_table ? p.tuning.workgroup : streaming_workgroup_size(device);
+    const HistogramForm form = histogram_form(device, p.passes);
+    const std::uint32_t chunk_wg = form.workgroup ? form.workgroup : streaming_workgroup_size(device);
+    const std::uint32_t wg = p.first_from_table ? p.tuning.workgroup : chunk_wg;
     const std::uint32_t items = p.first_from_table ? p.tuning.items : histogram_items();
+    // 16-byte loads need the keys at a 16-byte offset, whole vectors per invocation, and chunks
+    // of keys that are not the tiles nor doubles (which the histogram writes back).
+    const bool vectors = form.vectors && !p.first_from_table && !doubles && b.keys_a.offset % 16 == 0 &&
+                         items % (4 / p.key_words) == 0;
     const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/histogram",
                                           .specialization = {wg, items, p.key_words, key_kind(job.key_type),
                                                              job.descending() ? 1u : 0u, p.passes, max_subgroups(device, wg),
-                                                             p.first_from_table ? 1u : 0u, doubles},
+                                                             p.first_from_table ? 1u : 0u, doubles, form.parts,
+                                                             vectors ? 1u : 0u, form.pass_major ? 1u : 0u},
                                           .bindings = 3,
                                           .push_bytes = sizeof(HistogramPush)});
     const Binding keys{b.keys_a.buffer, doubles ? Access::read_write : Access::read, b.keys_a.offset, b.keys_a.range};

@@ -26,6 +26,9 @@ layout(constant_id = 5) const uint PASSES = 4;
 layout(constant_id = 6) const uint MAX_SUBGROUPS = 64;  // workgroup size / smallest subgroup size
 layout(constant_id = 7) const bool TILE_TABLE = true;   // chunks are the scatter's tiles; count pass 0's per tile
 layout(constant_id = 8) const uint DOUBLES = 0;         // 0: keys as they are; 1, 2: doubles, ascending or descending
+layout(constant_id = 9) const uint PARTS = 1;           // copies of every counter, lanes interleaved; see counter
+layout(constant_id = 10) const bool VECTOR_LOADS = false;  // chunks read as uvec4 (not with TILE_TABLE or DOUBLES)
+layout(constant_id = 11) const bool PASS_MAJOR = false;    // count a chunk pass by pass instead of key by key (chunk mode)
 #define WORKGROUP_SCAN_MAX_SUBGROUPS MAX_SUBGROUPS
 
 #include "grid.glsl"
@@ -34,6 +37,8 @@ layout(constant_id = 8) const uint DOUBLES = 0;         // 0: keys as they are; 
 
 layout(std430, binding = 0) readonly buffer Count { uint count_value; };
 layout(std430, binding = 1) buffer Keys { uint keys[]; };
+// The same keys, 16 bytes at a time (VECTOR_LOADS: the host binds them at a 16-byte offset).
+layout(std430, binding = 1) readonly buffer KeyVectors { uvec4 key_vectors[]; };
 layout(std430, binding = 2) buffer State { uint state[]; };
 layout(push_constant) uniform Push {
   uint max_count;
@@ -50,13 +55,19 @@ const uint CHUNK = WG * ITEMS;
 const bool FLOAT_KEYS = KEY_KIND == KEY_KIND_FLOAT;  // a key's round trip through the ordered form may change it
 #include "radix_prepare.glsl"
 
-// Every pass's digit counts over the workgroup's chunks; with TILE_TABLE, pass 0's are added
-// tile by tile from s_tile_hist.
-shared uint s_hist[PASSES * RADIX];
+// Every pass's digit counts over the workgroup's chunks, PARTS copies of each (see counter);
+// with TILE_TABLE, pass 0's are added tile by tile from s_tile_hist, into copy 0.
+shared uint s_hist[PASSES * RADIX * PARTS];
 // Pass 0's digit counts of one tile. Two, used by alternate tiles, so that one barrier per tile
 // suffices (see count_digits).
 shared uint s_tile_hist[2 * RADIX];
 shared bool s_last;
+
+// The word of s_hist that this invocation counts pass p's digit d in. Copy q of every counter
+// serves the lanes l with l % PARTS == q, and the copies of a counter are adjacent words, so
+// that lanes of different copies never hit one word and fall into PARTS times as many banks: the
+// shared atomics of a subgroup, whose digits are random, conflict less often.
+uint counter(uint p, uint d) { return (p * RADIX + d) * PARTS + gl_LocalInvocationIndex % PARTS; }
 
 // The ordered form of double i, which has the bits `raw`, written back in its place: the passes
 // sort it as an unsigned 64-bit integer (kernel_key_type in radix.cpp).
@@ -67,26 +78,77 @@ uvec2 order_double(uint i, uvec2 raw) {
   return ordered;
 }
 
+// Keys per uvec4 of key_vectors.
+const uint VECTOR_KEYS = 4u / KEY_WORDS;
+
+// Loads the chunk's keys of this invocation as VECTOR_LOADS reads them: vector v = chunk start +
+// lid + j * WG holds keys VECTOR_KEYS * v onward. Only whole vectors are read here (indices past
+// them are clamped and not counted); count_tail takes the keys after the last whole vector.
+void load_vectors(uint chunk, uint n, out uvec2 raw[ITEMS], out bool counted[ITEMS]) {
+  const uint vectors = n * KEY_WORDS / 4u;
+  const uint first = chunk * (CHUNK / VECTOR_KEYS) + gl_LocalInvocationIndex;
+  [[unroll]] for (uint j = 0u; j < ITEMS / VECTOR_KEYS; ++j) {
+    const uint v = first + j * WG;
+    const uvec4 w = key_vectors[min(v, max(vectors, 1u) - 1u)];
+    [[unroll]] for (uint e = 0u; e < VECTOR_KEYS; ++e) {
+      raw[j * VECTOR_KEYS + e] = KEY_WORDS == 1u ? uvec2(w[e], 0u) : uvec2(w[2u * e], w[2u * e + 1u]);
+      counted[j * VECTOR_KEYS + e] = v < vectors;
+    }
+  }
+}
+
+// Loads key first + k * WG for every k; indices past the count are clamped (and not counted), so
+// all loads can be in flight at once.
+void load_strided(uint first, uint n, out uvec2 raw[ITEMS], out bool counted[ITEMS]) {
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+    const uint i = min(first + k * WG, n - 1u);
+    raw[k] = uvec2(keys[i * KEY_WORDS], KEY_WORDS == 2u ? keys[i * 2u + 1u] : 0u);
+    counted[k] = first + k * WG < n;
+  }
+}
+
+// Counts every pass's digit of one ordered key; pass 0's into s_tile_hist[side * RADIX + digit]
+// with TILE_TABLE.
+void count_key(uvec2 ordered, uint side) {
+  if (TILE_TABLE) {
+    atomicAdd(s_tile_hist[side * RADIX + digit_of(ordered, 0u)], 1u);
+  } else {
+    atomicAdd(s_hist[counter(0u, digit_of(ordered, 0u))], 1u);
+  }
+  [[unroll]] for (uint p = 1u; p < PASSES; ++p) atomicAdd(s_hist[counter(p, digit_of(ordered, p))], 1u);
+}
+
 // Counts the digits of chunk `chunk` into s_hist, pass 0's into s_tile_hist[side * RADIX + digit]
 // with TILE_TABLE.
 void count_chunk(uint chunk, uint n, uint side) {
   const uint first = chunk * CHUNK + gl_LocalInvocationIndex;
-  // Indices past the count are clamped (and not counted), so all loads can be in flight at once.
   uvec2 raw[ITEMS];
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    const uint i = min(first + k * WG, n - 1u);
-    raw[k] = uvec2(keys[i * KEY_WORDS], KEY_WORDS == 2u ? keys[i * 2u + 1u] : 0u);
+  bool counted[ITEMS];
+  if (VECTOR_LOADS) {
+    load_vectors(chunk, n, raw, counted);
+  } else {
+    load_strided(first, n, raw, counted);
   }
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    if (first + k * WG >= n) break;
-    const uvec2 ordered = to_ordered_key(DOUBLES != 0u ? order_double(first + k * WG, raw[k]) : raw[k]);
-    if (TILE_TABLE) {
-      atomicAdd(s_tile_hist[side * RADIX + digit_of(ordered, 0u)], 1u);
-    } else {
-      atomicAdd(s_hist[digit_of(ordered, 0u)], 1u);
+  if (!PASS_MAJOR || TILE_TABLE || DOUBLES != 0u) {
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+      if (counted[k]) count_key(to_ordered_key(DOUBLES != 0u ? order_double(first + k * WG, raw[k]) : raw[k]), side);
     }
-    [[unroll]] for (uint p = 1u; p < PASSES; ++p) atomicAdd(s_hist[p * RADIX + digit_of(ordered, p)], 1u);
+    return;
   }
+  uvec2 ordered[ITEMS];
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) ordered[k] = to_ordered_key(raw[k]);
+  [[unroll]] for (uint p = 0u; p < PASSES; ++p) {
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+      if (counted[k]) atomicAdd(s_hist[counter(p, digit_of(ordered[k], p))], 1u);
+    }
+  }
+}
+
+// With VECTOR_LOADS: counts the keys after the last whole vector (fewer than four), in workgroup 0.
+void count_tail(uint n) {
+  const uint first = n * KEY_WORDS / 4u * VECTOR_KEYS;
+  const uint i = first + gl_LocalInvocationIndex;
+  if (linear_workgroup_id() == 0u && i < n) count_key(to_ordered_key(uvec2(keys[i * KEY_WORDS], KEY_WORDS == 2u ? keys[i * 2u + 1u] : 0u)), 0u);
 }
 
 // Writes a counted tile's pass-0 counts to the tile table and adds them to s_hist; zeroes them
@@ -95,7 +157,7 @@ void flush_tile(uint tile, uint side) {
   for (uint d = gl_LocalInvocationIndex; d < RADIX; d += WG) {
     const uint c = s_tile_hist[side * RADIX + d];
     s_tile_hist[side * RADIX + d] = 0u;
-    s_hist[d] += c;  // pass 0's entries: no other invocation touches this one
+    s_hist[d * PARTS] += c;  // pass 0's copy 0: no other invocation touches it
     state[pc.first_table + d * pc.tiles + tile] = c;
   }
 }
@@ -105,7 +167,7 @@ void flush_tile(uint tile, uint side) {
 // global histogram, with relaxed device-scope atomics.
 void count_digits(uint n) {
   const uint lid = gl_LocalInvocationIndex;
-  for (uint i = lid; i < PASSES * RADIX; i += WG) s_hist[i] = 0u;
+  for (uint i = lid; i < PASSES * RADIX * PARTS; i += WG) s_hist[i] = 0u;
   for (uint i = lid; i < 2u * RADIX; i += WG) s_tile_hist[i] = 0u;
   // Orders the zeroing before the counting.
   barrier();
@@ -122,11 +184,13 @@ void count_digits(uint n) {
     flush_tile(chunk, side);
     side ^= 1u;
   }
+  if (VECTOR_LOADS) count_tail(n);
   // Orders every count (and pass 0's flushed sums) before the workgroup's totals are added to
   // the global histogram.
   barrier();
   for (uint i = lid; i < PASSES * RADIX; i += WG) {
-    const uint c = s_hist[i];
+    uint c = 0u;
+    for (uint q = 0u; q < PARTS; ++q) c += s_hist[i * PARTS + q];
     if (c != 0u) atomicAdd(state[STATE_OFFSETS + i], c);
   }
 }
