@@ -25,13 +25,23 @@ uint histogram_count(uint word) { return atomicLoad(state[word], gl_ScopeDevice,
 
 const uint PREPARE_DIGITS = (RADIX + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;  // per invocation
 
-// Replaces pass p's histogram by its exclusive prefix; s_skip[p] = 1 when one digit holds every key.
-void scan_pass_histogram(uint p, uint n) {
+// This invocation's digits of every pass's histogram, all read before any is scanned, so that
+// the reads overlap instead of waiting on each other across the scans' barriers.
+void load_histograms(out uint counts[PASSES][PREPARE_DIGITS]) {
   const uint first = (gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID) * PREPARE_DIGITS;
-  uint counts[PREPARE_DIGITS];
+  [[unroll]] for (uint p = 0u; p < PASSES; ++p) {
+    for (uint r = 0u; r < PREPARE_DIGITS; ++r) {
+      counts[p][r] = first + r < RADIX ? histogram_count(STATE_OFFSETS + p * RADIX + first + r) : 0u;
+    }
+  }
+}
+
+// Replaces pass p's histogram by its exclusive prefix, given this invocation's counts of it;
+// s_skip[p] = 1 when one digit holds every key.
+void scan_pass_histogram(uint p, uint n, uint counts[PREPARE_DIGITS]) {
+  const uint first = (gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID) * PREPARE_DIGITS;
   uint sum = 0u;
   for (uint r = 0u; r < PREPARE_DIGITS; ++r) {
-    counts[r] = first + r < RADIX ? histogram_count(STATE_OFFSETS + p * RADIX + first + r) : 0u;
     if (counts[r] == n) s_skip[p] = 1u;
     sum += counts[r];
   }
@@ -97,7 +107,9 @@ void prepare_passes(uint n, uvec2 pass_grid, uvec2 copy_grid, bool copying_pass)
   barrier();
   // Each pass's scan reads only the words its own invocation then writes (and the workgroup
   // scan's barriers separate the passes' uses of its totals).
-  for (uint p = 0u; p < PASSES; ++p) scan_pass_histogram(p, n);
+  uint counts[PASSES][PREPARE_DIGITS];
+  load_histograms(counts);
+  for (uint p = 0u; p < PASSES; ++p) scan_pass_histogram(p, n, counts[p]);
   // Orders every skip flag before invocation 0 reads them.
   barrier();
   if (gl_LocalInvocationIndex == 0u) plan_passes(pass_grid, copy_grid, copying_pass);

@@ -45,6 +45,8 @@ layout(constant_id = 17) const bool SERIAL_RANKING = false;  // each key's ranki
 layout(constant_id = 18) const bool UNROLLED_PREFIXES = false;  // every count read before any is written; see subgroup_prefixes
 layout(constant_id = 19) const bool TICKETS = true;           // look-back tiles in ticket order; see take_ticket
 layout(constant_id = 20) const bool AGGREGATES_ONLY = false;  // for tests: see resolve_digit
+layout(constant_id = 21) const uint FIRST_WAVE_TILES = 0;     // see look_back_spinning
+layout(constant_id = 22) const uint FIRST_WAVE_WINDOW = 16;
 
 // Where a tile's global digit offsets come from: decoupled look-back; a tile table that
 // scan_tiles wrote (reduce-then-scan); or a tile table on the look-back path (pass 0, whose tile
