@@ -77,24 +77,6 @@ void look_back_step(uint digit, inout uint next, inout uint exclusive) {
   }
 }
 
-// The same step over FIRST_WAVE_WINDOW tiles, for tiles of the first wave (see look_back_spinning).
-void look_back_step_wide(uint digit, inout uint next, inout uint exclusive) {
-  uint words[FIRST_WAVE_WINDOW];
-  [[unroll]] for (uint j = 0u; j < FIRST_WAVE_WINDOW; ++j) {
-    words[j] = next > j ? lookback_word(next - 1u - j, digit) : FLAG_INCLUSIVE;
-  }
-  bool unpublished = false;
-  [[unroll]] for (uint j = 0u; j < FIRST_WAVE_WINDOW; ++j) {
-    const uint flag = words[j] & 3u;
-    if (unpublished || next == 0u) continue;
-    unpublished = flag == 0u;
-    if (flag != 0u) {
-      exclusive += words[j] >> 2u;
-      next = flag == FLAG_INCLUSIVE ? 0u : next - 1u;
-    }
-  }
-}
-
 // The first output index of digit d in this pass: the histogram's count of smaller digits.
 uint digit_offset(uint d) { return state[STATE_OFFSETS + pc.pass * RADIX + d]; }
 
@@ -123,18 +105,8 @@ void look_back_spinning(uint tile, uint lid) {
     const uint d = lid + r * WG;
     uint next = tile != 0u && d < RADIX ? tile : 0u;  // the tile to read is next - 1; 0 when done
     uint exclusive = 0u;
-    // The tiles that start together at the beginning of a pass all publish their counts at about
-    // the same time, when only tile 0 has an inclusive prefix: their walks are long, and with
-    // FIRST_WAVE_TILES they read FIRST_WAVE_WINDOW tiles per step (a tuning knob).
-    const bool wide = tile < FIRST_WAVE_TILES;
     while (subgroupAny(next != 0u)) {
-      if (next != 0u) {
-        if (wide) {
-          look_back_step_wide(d, next, exclusive);
-        } else {
-          look_back_step(d, next, exclusive);
-        }
-      }
+      if (next != 0u) look_back_step(d, next, exclusive);
     }
     if (d < RADIX) resolve_digit(tile, d, exclusive);
   }

@@ -74,8 +74,7 @@ struct Tuning {
   bool unrolled_prefixes = false;    // the scatter's UNROLLED_PREFIXES (likewise)
   bool tickets = true;               // the scatter's TICKETS (see tickets_needed)
   bool aggregates_only = false;      // the scatter's AGGREGATES_ONLY, a test setting (VKC_RADIX_AGGREGATES_ONLY=1)
-  std::uint32_t first_wave_tiles = 0;    // the scatter's FIRST_WAVE_TILES (VKC_RADIX_FIRST_WAVE=TILES,WINDOW)
-  std::uint32_t first_wave_window = 16;  // and FIRST_WAVE_WINDOW
+  std::uint32_t full_tile_paths = 0;  // the scatter's FULL_TILE_PATHS (VKC_RADIX_FULL_TILE_PATHS)
   std::uint32_t tile() const { return workgroup * items; }
 };
 
@@ -118,7 +117,7 @@ std::uint32_t histogram_items() {
 // tuning runs.
 struct HistogramForm {
   std::uint32_t parts = 1;
-  bool vectors = false;
+  bool vectors = true;
   bool pass_major = false;
   std::uint32_t workgroup = 0;  // 0: the streaming workgroup size
 };
@@ -174,13 +173,7 @@ void scatter_knobs(Tuning& t) {
   t.serial_ranking = env_flag("VKC_RADIX_SERIAL_RANKING").value_or(false);
   t.unrolled_prefixes = env_flag("VKC_RADIX_UNROLLED_PREFIXES").value_or(false);
   t.aggregates_only = env_flag("VKC_RADIX_AGGREGATES_ONLY").value_or(false);
-  if (const char* text = std::getenv("VKC_RADIX_FIRST_WAVE")) {
-    std::uint32_t tiles = 0, window = 16;
-    if (std::sscanf(text, "%u,%u", &tiles, &window) >= 1 && window >= 1 && window <= 64) {
-      t.first_wave_tiles = tiles;
-      t.first_wave_window = window;
-    }
-  }
+  t.full_tile_paths = static_cast<std::uint32_t>(env_number("VKC_RADIX_FULL_TILE_PATHS").value_or(0));
 }
 
 // Whether the look-back numbers its tiles by ticket (TICKETS in radix_lookback.glsl) rather than
@@ -570,7 +563,7 @@ class RadixSort final : public Algorithm {
                                  records_copy_back(p) ? 0u : 1u,  // COPYING: see records_copy_back
                                  t.packed_ranks ? 1u : 0u, t.reload_keys ? 1u : 0u, t.serial_ranking ? 1u : 0u,
                                  t.unrolled_prefixes ? 1u : 0u, t.tickets ? 1u : 0u, t.aggregates_only ? 1u : 0u,
-                                 t.first_wave_tiles, t.first_wave_window},
+                                 t.full_tile_paths},
               .bindings = 6,
               .push_bytes = sizeof(PassPush),
               .full_subgroups = ctx.info().subgroup_size_control});
