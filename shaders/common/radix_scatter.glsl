@@ -45,7 +45,6 @@ layout(constant_id = 17) const bool SERIAL_RANKING = false;  // each key's ranki
 layout(constant_id = 18) const bool UNROLLED_PREFIXES = false;  // every count read before any is written; see subgroup_prefixes
 layout(constant_id = 19) const bool TICKETS = true;           // look-back tiles in ticket order; see take_ticket
 layout(constant_id = 20) const bool AGGREGATES_ONLY = false;  // for tests: see resolve_digit
-layout(constant_id = 21) const uint FULL_TILE_PATHS = 0;  // tuning: 1 scatter, 2 loads without per-key guards in full tiles
 
 // Where a tile's global digit offsets come from: decoupled look-back; a tile table that
 // scan_tiles wrote (reduce-then-scan); or a tile table on the look-back path (pass 0, whose tile
@@ -280,9 +279,19 @@ void stage_round(uint round, uint rank[RANK_WORDS], uint w[ITEMS], uint plane) {
 
 // Scatters the staged keys of round `round`, then the other words of split keys and the
 // values, each staged through the same words in turn.
-// `guarded`: the tile may be partial, so each store checks its key's index against `valid`.
+// With RADIX_FULL_TILES, `guarded` says whether the tile may be partial, so that each store
+// checks its key's index against `valid`; otherwise every store checks. (A macro, so that the
+// plain shader's SPIR-V stays what it was: NVIDIA's compiler has allocated registers differently
+// for code that differed only in the order of its blocks.)
+#ifdef RADIX_FULL_TILES
+#define IN_TILE(index) (!guarded || (index) < valid)
 void scatter_round(uint round, bool from_b, bool write_planar, uint valid, bool guarded, uint rank[RANK_WORDS],
                    uint other_word[ITEMS], uvec2 value[ITEMS]) {
+#else
+#define IN_TILE(index) ((index) < valid)
+void scatter_round(uint round, bool from_b, bool write_planar, uint valid, uint rank[RANK_WORDS], uint other_word[ITEMS],
+                   uvec2 value[ITEMS]) {
+#endif
   const uint lid = gl_LocalInvocationIndex;
   uint position[ROUND_ITEMS];
   [[unroll]] for (uint k = 0u; k < ROUND_ITEMS; ++k) {
@@ -291,11 +300,11 @@ void scatter_round(uint round, bool from_b, bool write_planar, uint valid, bool 
     if (SPLIT_KEY) {
       const uint ordered = s_work[slot];
       position[k] = s_offset[digit_of(uvec2(ordered), pc.pass)] + i;
-      if (!guarded || i < valid) store_key_word(!from_b, write_planar, position[k], digit_word(pc.pass), ordered_key_word(ordered, digit_word(pc.pass)));
+      if (IN_TILE(i)) store_key_word(!from_b, write_planar, position[k], digit_word(pc.pass), ordered_key_word(ordered, digit_word(pc.pass)));
     } else {
       const uvec2 ordered = uvec2(s_work[slot], 0u);
       position[k] = s_offset[digit_of(ordered, pc.pass)] + i;
-      if (!guarded || i < valid) store_key(!from_b, position[k], from_ordered_key(ordered));
+      if (IN_TILE(i)) store_key(!from_b, position[k], from_ordered_key(ordered));
     }
   }
   if (SPLIT_KEY) {
@@ -306,7 +315,7 @@ void scatter_round(uint round, bool from_b, bool write_planar, uint valid, bool 
     barrier();
     [[unroll]] for (uint k = 0u; k < ROUND_ITEMS; ++k) {
       const uint slot = k * WG + lid;
-      if (!guarded || round * ROUND_TILE + slot < valid) store_key_word(!from_b, write_planar, position[k], digit_word(pc.pass) ^ 1u, s_work[slot]);
+      if (IN_TILE(round * ROUND_TILE + slot)) store_key_word(!from_b, write_planar, position[k], digit_word(pc.pass) ^ 1u, s_work[slot]);
     }
   }
   if (VALUE_WORDS == 0u) return;
@@ -324,7 +333,7 @@ void scatter_round(uint round, bool from_b, bool write_planar, uint valid, bool 
   barrier();
   [[unroll]] for (uint k = 0u; k < ROUND_ITEMS; ++k) {
     const uint slot = k * WG + lid;
-    if (!guarded || round * ROUND_TILE + slot < valid) {
+    if (IN_TILE(round * ROUND_TILE + slot)) {
       store_value(!from_b, position[k], uvec2(s_work[slot], VALUE_WORDS == 2u ? s_work[ROUND_TILE + slot] : 0u));
     }
   }
@@ -420,8 +429,9 @@ void load_ordered_keys(bool from_b, bool read_planar, uint tile_base, uint run, 
   }
 }
 
+#ifdef RADIX_FULL_TILES
 // The same for a full tile: every index holds a key, so the loads need no clamp and no key a
-// stand-in (FULL_TILE_PATHS, a tuning knob).
+// stand-in.
 void load_full_tile_keys(bool from_b, bool read_planar, uint tile_base, uint run, uint n, out uvec2 key[ITEMS]) {
   const uint first = tile_base + run;
   const uint word = digit_word(pc.pass);
@@ -433,6 +443,7 @@ void load_full_tile_keys(bool from_b, bool read_planar, uint tile_base, uint run
   }
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) key[k] = SPLIT_KEY ? uvec2(ordered_key_word(raw[k], word)) : to_ordered_key(uvec2(raw[k], 0u));
 }
+#endif
 
 // Publishes the tile's count of digit d for the look-back (`count` includes the stand-ins past
 // the tile's valid keys, which all have the last digit), and returns the count without them.
@@ -513,11 +524,15 @@ void main() {
   uint rank[RANK_WORDS];
   uint digits[DIGIT_WORDS];
   uint other_word[ITEMS];  // entries past the count are never stored
-  if ((FULL_TILE_PATHS & 2u) != 0u && valid == TILE) {  // uniform: no clamps, no stand-ins
+#ifdef RADIX_FULL_TILES
+  if (valid == TILE) {  // uniform: no clamps, no stand-ins
     load_full_tile_keys(from_b, read_planar, tile_base, run, n, key);
   } else {
     load_ordered_keys(from_b, read_planar, tile_base, run, valid, n, key);
   }
+#else
+  load_ordered_keys(from_b, read_planar, tile_base, run, valid, n, key);
+#endif
   [[unroll]] for (uint r = 0u; r < RANK_WORDS; ++r) rank[r] = 0u;
   [[unroll]] for (uint r = 0u; r < DIGIT_WORDS; ++r) digits[r] = 0u;
   // With SERIAL_RANKING each digit depends on the previous key's rank, which is below 2^16 so that
@@ -577,11 +592,15 @@ void main() {
     // Orders the staged keys (and, before the first round, the digit offsets) before the
     // scatter reads them.
     barrier();
-    if ((FULL_TILE_PATHS & 1u) != 0u && valid == TILE) {  // uniform: two copies, one without guards
+#ifdef RADIX_FULL_TILES
+    if (valid == TILE) {  // uniform: two copies, one without guards
       scatter_round(round, from_b, write_planar, valid, false, rank, other_word, value);
     } else {
       scatter_round(round, from_b, write_planar, valid, true, rank, other_word, value);
     }
+#else
+    scatter_round(round, from_b, write_planar, valid, rank, other_word, value);
+#endif
   }
 }
 

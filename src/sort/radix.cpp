@@ -74,7 +74,6 @@ struct Tuning {
   bool unrolled_prefixes = false;    // the scatter's UNROLLED_PREFIXES (likewise)
   bool tickets = true;               // the scatter's TICKETS (see tickets_needed)
   bool aggregates_only = false;      // the scatter's AGGREGATES_ONLY, a test setting (VKC_RADIX_AGGREGATES_ONLY=1)
-  std::uint32_t full_tile_paths = 0;  // the scatter's FULL_TILE_PATHS (VKC_RADIX_FULL_TILE_PATHS)
   std::uint32_t tile() const { return workgroup * items; }
 };
 
@@ -173,7 +172,6 @@ void scatter_knobs(Tuning& t) {
   t.serial_ranking = env_flag("VKC_RADIX_SERIAL_RANKING").value_or(false);
   t.unrolled_prefixes = env_flag("VKC_RADIX_UNROLLED_PREFIXES").value_or(false);
   t.aggregates_only = env_flag("VKC_RADIX_AGGREGATES_ONLY").value_or(false);
-  t.full_tile_paths = static_cast<std::uint32_t>(env_number("VKC_RADIX_FULL_TILE_PATHS").value_or(0));
 }
 
 // Whether the look-back numbers its tiles by ticket (TICKETS in radix_lookback.glsl) rather than
@@ -392,6 +390,18 @@ bool use_partitioned(const DeviceInfo& device) {
   return device.subgroup_partitioned && env_flag("VKC_RADIX_PARTITIONED").value_or(false);
 }
 
+// The scatter's shader: subgroupPartitionNV (use_partitioned), or ballots in one of two forms.
+// sort/radix/scatter_full_tiles has a second copy of the key loads and the scatter for full
+// tiles, without the per-key clamps, stand-ins and count checks. On an H100 (2026-11-25) it sorted
+// 32-bit keys alone 2-2.5% faster from 2^24 to 2^28 keys, at the same 64 registers; with values or
+// 64-bit keys the copies took the scatter from 72 to 94 registers (pairs, +33%) or from 64 to 81
+// (u64 keys), so those keep the plain form. VKC_RADIX_FULL_TILES=0/1 forces either form.
+const char* scatter_shader(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t value_words) {
+  if (use_partitioned(device)) return "sort/radix/scatter_partitioned";
+  const bool full_tiles = env_flag("VKC_RADIX_FULL_TILES").value_or(key_words == 1 && value_words == 0);
+  return full_tiles ? "sort/radix/scatter_full_tiles" : "sort/radix/scatter";
+}
+
 // Words of a subgroup ballot the ranking works with: one where no subgroup is wider than 32
 // lanes (NVIDIA, lavapipe, most mobile GPUs), else four. VKC_RADIX_BALLOT_WORDS=4 forces the
 // general form, which the tests use to cover it on narrow subgroups.
@@ -553,17 +563,15 @@ class RadixSort final : public Algorithm {
     if (!p.lookback && pass != 0) record_upsweep(ctx, r, job, p, b, push);  // the histogram counted pass 0's tiles
     if (from_table) record_scan_tiles(ctx, r, p, b, push);
     const std::uint32_t scan_mode = !p.lookback ? kScanTable : from_table ? kScanTableClearing : kScanLookback;
-    const bool partitioned = use_partitioned(ctx.info());
     const Pipeline& pipe = pipeline(
-        ctx, {.shader = partitioned ? "sort/radix/scatter_partitioned" : "sort/radix/scatter",
+        ctx, {.shader = scatter_shader(ctx.info(), p.key_words, p.value_words),
               .specialization = {t.workgroup, t.items, p.key_words, p.value_words, key_kind(job.key_type),
                                  job.descending() ? 1u : 0u, t.max_subgroups, scan_mode, t.shared_words,
                                  ballot_words(ctx.info()), lookback_window(), lookback_spins(ctx.info()) ? 1u : 0u,
                                  t.staging_rounds, uniform_digit_loop(ctx.info()) ? 1u : 0u,
                                  records_copy_back(p) ? 0u : 1u,  // COPYING: see records_copy_back
                                  t.packed_ranks ? 1u : 0u, t.reload_keys ? 1u : 0u, t.serial_ranking ? 1u : 0u,
-                                 t.unrolled_prefixes ? 1u : 0u, t.tickets ? 1u : 0u, t.aggregates_only ? 1u : 0u,
-                                 t.full_tile_paths},
+                                 t.unrolled_prefixes ? 1u : 0u, t.tickets ? 1u : 0u, t.aggregates_only ? 1u : 0u},
               .bindings = 6,
               .push_bytes = sizeof(PassPush),
               .full_subgroups = ctx.info().subgroup_size_control});
