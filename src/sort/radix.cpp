@@ -22,7 +22,6 @@
 // workgroup index only on NVIDIA, tickets_needed), but a spinning workgroup there holds one of
 // very few CPU threads.
 #include <algorithm>
-#include <bit>
 #include <cstdlib>
 #include <cstdio>
 #include <optional>
@@ -110,30 +109,13 @@ std::uint32_t histogram_items() {
   return items >= 1 && items <= 64 ? static_cast<std::uint32_t>(items) : 16;
 }
 
-// How the histogram counts (histogram.comp): copies of each counter (PARTS), whether chunks are
-// read 16 bytes at a time (VECTOR_LOADS) and whether a chunk is counted pass by pass
-// (PASS_MAJOR). VKC_RADIX_HISTOGRAM_PARTS / _VECTORS / _PASS_MAJOR / _WORKGROUP set them, for
-// tuning runs.
-struct HistogramForm {
-  std::uint32_t parts = 1;
-  bool vectors = true;
-  bool pass_major = false;
-  std::uint32_t workgroup = 0;  // 0: the streaming workgroup size
-};
-
-HistogramForm histogram_form(const DeviceInfo& device, std::uint32_t passes) {
-  HistogramForm form;
-  const std::uint64_t wanted = std::clamp<std::uint64_t>(env_number("VKC_RADIX_HISTOGRAM_PARTS").value_or(form.parts), 1, 64);
-  // A power of two, with the copies of every pass's 256 counters in the shared memory but 8 KiB of
-  // it (pass 0's tile counts, the prepare's scan) and within 32 KiB.
-  const std::uint64_t room = std::min<std::uint64_t>(32768, device.shared_memory_bytes - std::min(device.shared_memory_bytes, 8192u));
-  form.parts = std::bit_floor(static_cast<std::uint32_t>(wanted));
-  while (form.parts > 1 && std::uint64_t{passes} * kRadix * 4 * form.parts > room) form.parts /= 2;
-  form.vectors = env_flag("VKC_RADIX_HISTOGRAM_VECTORS").value_or(form.vectors);
-  form.pass_major = env_flag("VKC_RADIX_HISTOGRAM_PASS_MAJOR").value_or(form.pass_major);
-  form.workgroup = static_cast<std::uint32_t>(env_number("VKC_RADIX_HISTOGRAM_WORKGROUP").value_or(0));
-  return form;
-}
+// Whether the histogram's chunks are read 16 bytes at a time (VECTOR_LOADS in histogram.comp),
+// where the keys' offset allows. On an H100 (2026-11-25) the histogram of u64 keys took 0.265
+// against 0.285 ms at 2^26 (-0.4% of the sort) and that of u32 keys tied (0.144 / 0.145). Tried
+// there and dropped: counters in 4 or 8 lane-interleaved copies (+11% / +45% at 2^28, although
+// fewer bank conflicts were the idea), counting a chunk pass by pass (+45% with 8 copies), and
+// workgroups of 128 or 512 (+195% / +21%). VKC_RADIX_HISTOGRAM_VECTORS=0 turns it off.
+bool histogram_vectors() { return env_flag("VKC_RADIX_HISTOGRAM_VECTORS").value_or(true); }
 
 // How many of the sort's passes to record, for timing runs that measure the steps one by one
 // (the output is then wrong): VKC_RADIX_STEPS=0 records the histogram alone, N the histogram and
@@ -521,19 +503,16 @@ class RadixSort final : public Algorithm {
   static void record_histogram(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b,
                                std::uint32_t doubles) {
     const DeviceInfo& device = ctx.info();
-    const HistogramForm form = histogram_form(device, p.passes);
-    const std::uint32_t chunk_wg = form.workgroup ? form.workgroup : streaming_workgroup_size(device);
-    const std::uint32_t wg = p.first_from_table ? p.tuning.workgroup : chunk_wg;
+    const std::uint32_t wg = p.first_from_table ? p.tuning.workgroup : streaming_workgroup_size(device);
     const std::uint32_t items = p.first_from_table ? p.tuning.items : histogram_items();
     // 16-byte loads need the keys at a 16-byte offset, whole vectors per invocation, and chunks
     // of keys that are not the tiles nor doubles (which the histogram writes back).
-    const bool vectors = form.vectors && !p.first_from_table && !doubles && b.keys_a.offset % 16 == 0 &&
+    const bool vectors = histogram_vectors() && !p.first_from_table && !doubles && b.keys_a.offset % 16 == 0 &&
                          items % (4 / p.key_words) == 0;
     const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/histogram",
                                           .specialization = {wg, items, p.key_words, key_kind(job.key_type),
                                                              job.descending() ? 1u : 0u, p.passes, max_subgroups(device, wg),
-                                                             p.first_from_table ? 1u : 0u, doubles, form.parts,
-                                                             vectors ? 1u : 0u, form.pass_major ? 1u : 0u},
+                                                             p.first_from_table ? 1u : 0u, doubles, vectors ? 1u : 0u},
                                           .bindings = 3,
                                           .push_bytes = sizeof(HistogramPush)});
     const Binding keys{b.keys_a.buffer, doubles ? Access::read_write : Access::read, b.keys_a.offset, b.keys_a.range};

@@ -26,9 +26,7 @@ layout(constant_id = 5) const uint PASSES = 4;
 layout(constant_id = 6) const uint MAX_SUBGROUPS = 64;  // workgroup size / smallest subgroup size
 layout(constant_id = 7) const bool TILE_TABLE = true;   // chunks are the scatter's tiles; count pass 0's per tile
 layout(constant_id = 8) const uint DOUBLES = 0;         // 0: keys as they are; 1, 2: doubles, ascending or descending
-layout(constant_id = 9) const uint PARTS = 1;           // copies of every counter, lanes interleaved; see counter
-layout(constant_id = 10) const bool VECTOR_LOADS = false;  // chunks read as uvec4 (not with TILE_TABLE or DOUBLES)
-layout(constant_id = 11) const bool PASS_MAJOR = false;    // count a chunk pass by pass instead of key by key (chunk mode)
+layout(constant_id = 9) const bool VECTOR_LOADS = false;  // chunks read as uvec4 (not with TILE_TABLE or DOUBLES)
 #define WORKGROUP_SCAN_MAX_SUBGROUPS MAX_SUBGROUPS
 
 #include "grid.glsl"
@@ -55,19 +53,13 @@ const uint CHUNK = WG * ITEMS;
 const bool FLOAT_KEYS = KEY_KIND == KEY_KIND_FLOAT;  // a key's round trip through the ordered form may change it
 #include "radix_prepare.glsl"
 
-// Every pass's digit counts over the workgroup's chunks, PARTS copies of each (see counter);
-// with TILE_TABLE, pass 0's are added tile by tile from s_tile_hist, into copy 0.
-shared uint s_hist[PASSES * RADIX * PARTS];
+// Every pass's digit counts over the workgroup's chunks; with TILE_TABLE, pass 0's are added
+// tile by tile from s_tile_hist.
+shared uint s_hist[PASSES * RADIX];
 // Pass 0's digit counts of one tile. Two, used by alternate tiles, so that one barrier per tile
 // suffices (see count_digits).
 shared uint s_tile_hist[2 * RADIX];
 shared bool s_last;
-
-// The word of s_hist that this invocation counts pass p's digit d in. Copy q of every counter
-// serves the lanes l with l % PARTS == q, and the copies of a counter are adjacent words, so
-// that lanes of different copies never hit one word and fall into PARTS times as many banks: the
-// shared atomics of a subgroup, whose digits are random, conflict less often.
-uint counter(uint p, uint d) { return (p * RADIX + d) * PARTS + gl_LocalInvocationIndex % PARTS; }
 
 // The ordered form of double i, which has the bits `raw`, written back in its place: the passes
 // sort it as an unsigned 64-bit integer (kernel_key_type in radix.cpp).
@@ -113,9 +105,9 @@ void count_key(uvec2 ordered, uint side) {
   if (TILE_TABLE) {
     atomicAdd(s_tile_hist[side * RADIX + digit_of(ordered, 0u)], 1u);
   } else {
-    atomicAdd(s_hist[counter(0u, digit_of(ordered, 0u))], 1u);
+    atomicAdd(s_hist[digit_of(ordered, 0u)], 1u);
   }
-  [[unroll]] for (uint p = 1u; p < PASSES; ++p) atomicAdd(s_hist[counter(p, digit_of(ordered, p))], 1u);
+  [[unroll]] for (uint p = 1u; p < PASSES; ++p) atomicAdd(s_hist[p * RADIX + digit_of(ordered, p)], 1u);
 }
 
 // Counts the digits of chunk `chunk` into s_hist, pass 0's into s_tile_hist[side * RADIX + digit]
@@ -129,18 +121,8 @@ void count_chunk(uint chunk, uint n, uint side) {
   } else {
     load_strided(first, n, raw, counted);
   }
-  if (!PASS_MAJOR || TILE_TABLE || DOUBLES != 0u) {
-    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-      if (counted[k]) count_key(to_ordered_key(DOUBLES != 0u ? order_double(first + k * WG, raw[k]) : raw[k]), side);
-    }
-    return;
-  }
-  uvec2 ordered[ITEMS];
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) ordered[k] = to_ordered_key(raw[k]);
-  [[unroll]] for (uint p = 0u; p < PASSES; ++p) {
-    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-      if (counted[k]) atomicAdd(s_hist[counter(p, digit_of(ordered[k], p))], 1u);
-    }
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+    if (counted[k]) count_key(to_ordered_key(DOUBLES != 0u ? order_double(first + k * WG, raw[k]) : raw[k]), side);
   }
 }
 
@@ -157,7 +139,7 @@ void flush_tile(uint tile, uint side) {
   for (uint d = gl_LocalInvocationIndex; d < RADIX; d += WG) {
     const uint c = s_tile_hist[side * RADIX + d];
     s_tile_hist[side * RADIX + d] = 0u;
-    s_hist[d * PARTS] += c;  // pass 0's copy 0: no other invocation touches it
+    s_hist[d] += c;  // pass 0's entries: no other invocation touches this one
     state[pc.first_table + d * pc.tiles + tile] = c;
   }
 }
@@ -167,7 +149,7 @@ void flush_tile(uint tile, uint side) {
 // global histogram, with relaxed device-scope atomics.
 void count_digits(uint n) {
   const uint lid = gl_LocalInvocationIndex;
-  for (uint i = lid; i < PASSES * RADIX * PARTS; i += WG) s_hist[i] = 0u;
+  for (uint i = lid; i < PASSES * RADIX; i += WG) s_hist[i] = 0u;
   for (uint i = lid; i < 2u * RADIX; i += WG) s_tile_hist[i] = 0u;
   // Orders the zeroing before the counting.
   barrier();
@@ -189,8 +171,7 @@ void count_digits(uint n) {
   // the global histogram.
   barrier();
   for (uint i = lid; i < PASSES * RADIX; i += WG) {
-    uint c = 0u;
-    for (uint q = 0u; q < PARTS; ++q) c += s_hist[i * PARTS + q];
+    const uint c = s_hist[i];
     if (c != 0u) atomicAdd(state[STATE_OFFSETS + i], c);
   }
 }
