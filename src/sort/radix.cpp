@@ -113,8 +113,9 @@ std::uint32_t histogram_items() {
 // where the keys' offset allows. On an H100 (2026-11-25) the histogram of u64 keys took 0.265
 // against 0.285 ms at 2^26 (-0.4% of the sort) and that of u32 keys tied (0.144 / 0.145). Tried
 // there and dropped: counters in 4 or 8 lane-interleaved copies (+11% / +45% at 2^28, although
-// fewer bank conflicts were the idea), counting a chunk pass by pass (+45% with 8 copies), and
-// workgroups of 128 or 512 (+195% / +21%). VKC_RADIX_HISTOGRAM_VECTORS=0 turns it off.
+// fewer bank conflicts were the idea), and with 8 copies counting a chunk pass by pass,
+// workgroups of 128 or 512 and 32 keys per invocation, none back below one copy
+// (docs/perf-notes.md). VKC_RADIX_HISTOGRAM_VECTORS=0 turns it off.
 bool histogram_vectors() { return env_flag("VKC_RADIX_HISTOGRAM_VECTORS").value_or(true); }
 
 // How many of the sort's passes to record, for timing runs that measure the steps one by one
