@@ -185,6 +185,20 @@ TEST_P(RadixSortTest, SortsCountsAtTileEdges) {
   }
 }
 
+// Every count up to 40 and counts of each residue modulo 4 past a few thousand: the histogram
+// reads keys four (or two 64-bit ones) to a 16-byte load and counts the keys after the last
+// whole vector on their own.
+TEST_P(RadixSortTest, SortsEveryCountAroundTheHistogramsVectors) {
+  auto rng = rng_for_current_test();
+  std::vector<std::size_t> counts;
+  for (std::size_t n = 1; n <= 40; ++n) counts.push_back(n);
+  for (std::size_t n = 4096; n < 4104; ++n) counts.push_back(n);
+  for (std::size_t n : counts) {
+    expect_sorted(make_keys<std::uint32_t>(n, Dist::uniform, rng));
+    expect_sorted(make_keys<std::uint64_t>(n, Dist::uniform, rng), SortOrder::descending);
+  }
+}
+
 TEST_P(RadixSortTest, SortsOnlyTheCountTheGpuHolds) {
   auto rng = rng_for_current_test();
   const std::size_t max_n = 20000;

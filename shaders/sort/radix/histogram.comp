@@ -78,10 +78,17 @@ const uint VECTOR_KEYS = 4u / KEY_WORDS;
 // them are clamped and not counted); count_tail takes the keys after the last whole vector.
 void load_vectors(uint chunk, uint n, out uvec2 raw[ITEMS], out bool counted[ITEMS]) {
   const uint vectors = n * KEY_WORDS / 4u;
+  if (vectors == 0u) {  // fewer keys than a vector holds (uniform): no load may touch the buffer
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+      raw[k] = uvec2(0u);
+      counted[k] = false;
+    }
+    return;
+  }
   const uint first = chunk * (CHUNK / VECTOR_KEYS) + gl_LocalInvocationIndex;
   [[unroll]] for (uint j = 0u; j < ITEMS / VECTOR_KEYS; ++j) {
     const uint v = first + j * WG;
-    const uvec4 w = key_vectors[min(v, max(vectors, 1u) - 1u)];
+    const uvec4 w = key_vectors[min(v, vectors - 1u)];
     [[unroll]] for (uint e = 0u; e < VECTOR_KEYS; ++e) {
       raw[j * VECTOR_KEYS + e] = KEY_WORDS == 1u ? uvec2(w[e], 0u) : uvec2(w[2u * e], w[2u * e + 1u]);
       counted[j * VECTOR_KEYS + e] = v < vectors;
