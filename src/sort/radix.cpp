@@ -5,7 +5,9 @@
 // every key, which then move nothing. Each remaining pass ranks tiles of WG * ITEMS keys in
 // shared memory (subgroup multisplit) and scatters them stably, ping-ponging between the caller's
 // buffers (A) and the temporary ones (B); the GPU decides which pair each pass reads, and a last
-// kernel copies B to A when an odd number of passes ran.
+// kernel copies B to A when an odd number of passes ran. A pass's shader (scatter_shader) is
+// sort/radix/scatter, or its copy with a guard-free path for full tiles (32-bit keys alone), or
+// the match-any ranking on request.
 //
 // A tile's global digit offsets come from one of two scans:
 // - look-back: single-pass chained scan with decoupled look-back; workgroups wait on earlier
