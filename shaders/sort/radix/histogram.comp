@@ -6,6 +6,7 @@
 // With TILE_TABLE, the keys are read in chunks of the scatter's tiles, and pass 0's digits are
 // also counted per tile into its tile table (state[first_table + digit * tiles + tile]): pass 0
 // then needs neither a look-back nor an upsweep of its own, only scan_tiles over this table.
+// Otherwise chunks of WG * ITEMS keys, with VECTOR_LOADS read 16 bytes at a time (load_vectors).
 // With DOUBLES, the keys are doubles: each is turned into its ordered form as it is read and
 // written back in place, so that the sort needs no pass of its own for that (order_doubles.comp
 // still turns them back after the last pass).
