@@ -431,7 +431,7 @@ void load_ordered_keys(bool from_b, bool read_planar, uint tile_base, uint run, 
 
 #ifdef RADIX_FULL_TILES
 // The same for a full tile: every index holds a key, so the loads need no clamp and no key a
-// stand-in.
+// stand-in. (load_keys with no bound to clamp to would still leave a min per load in the SPIR-V.)
 void load_full_tile_keys(bool from_b, bool read_planar, uint tile_base, uint run, uint n, out uvec2 key[ITEMS]) {
   const uint first = tile_base + run;
   const uint word = digit_word(pc.pass);

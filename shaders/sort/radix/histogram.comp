@@ -97,12 +97,14 @@ void load_vectors(uint chunk, uint n, out uvec2 raw[ITEMS], out bool counted[ITE
   }
 }
 
+// Key i as it is stored (.y is 0 for 32-bit keys).
+uvec2 load_key(uint i) { return uvec2(keys[i * KEY_WORDS], KEY_WORDS == 2u ? keys[i * 2u + 1u] : 0u); }
+
 // Loads key first + k * WG for every k; indices past the count are clamped (and not counted), so
 // all loads can be in flight at once.
 void load_strided(uint first, uint n, out uvec2 raw[ITEMS], out bool counted[ITEMS]) {
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    const uint i = min(first + k * WG, n - 1u);
-    raw[k] = uvec2(keys[i * KEY_WORDS], KEY_WORDS == 2u ? keys[i * 2u + 1u] : 0u);
+    raw[k] = load_key(min(first + k * WG, n - 1u));
     counted[k] = first + k * WG < n;
   }
 }
@@ -138,7 +140,7 @@ void count_chunk(uint chunk, uint n, uint side) {
 void count_tail(uint n) {
   const uint first = n * KEY_WORDS / 4u * VECTOR_KEYS;
   const uint i = first + gl_LocalInvocationIndex;
-  if (linear_workgroup_id() == 0u && i < n) count_key(to_ordered_key(uvec2(keys[i * KEY_WORDS], KEY_WORDS == 2u ? keys[i * 2u + 1u] : 0u)), 0u);
+  if (linear_workgroup_id() == 0u && i < n) count_key(to_ordered_key(load_key(i)), 0u);
 }
 
 // Writes a counted tile's pass-0 counts to the tile table and adds them to s_hist; zeroes them
