@@ -37,14 +37,12 @@ layout(constant_id = 9) const uint BALLOT_WORDS = 4;     // 1 when no subgroup e
 layout(constant_id = 10) const uint LOOKBACK_WINDOW = 4; // earlier tiles read at once per digit
 layout(constant_id = 11) const bool LOOKBACK_SPIN = true; // false: look-back in barrier rounds
 layout(constant_id = 12) const uint STAGING_ROUNDS = 1;  // see stage_round
-layout(constant_id = 13) const bool UNIFORM_DIGIT_LOOP = false;  // see subgroup_prefixes_guarded
-layout(constant_id = 14) const bool COPYING = false;  // runs a pass that prepare marked PASS_COPY; see copy_tile
-layout(constant_id = 15) const bool PACKED_RANKS = false;  // two 16-bit ranks per register; see RANK_WORDS
-layout(constant_id = 16) const bool RELOAD_KEYS = false;   // keys read again after the ranking; see DIGIT_WORDS
-layout(constant_id = 17) const bool SERIAL_RANKING = false;  // each key's ranking waits for the previous key's; see main
-layout(constant_id = 18) const bool UNROLLED_PREFIXES = false;  // every count read before any is written; see subgroup_prefixes
-layout(constant_id = 19) const bool TICKETS = true;           // look-back tiles in ticket order; see take_ticket
-layout(constant_id = 20) const bool AGGREGATES_ONLY = false;  // for tests: see resolve_digit
+layout(constant_id = 13) const bool COPYING = false;  // runs a pass that prepare marked PASS_COPY; see copy_tile
+layout(constant_id = 14) const bool PACKED_RANKS = false;  // two 16-bit ranks per register; see RANK_WORDS
+layout(constant_id = 15) const bool RELOAD_KEYS = false;   // keys read again after the ranking; see DIGIT_WORDS
+layout(constant_id = 16) const bool SERIAL_RANKING = false;  // each key's ranking waits for the previous key's; see main
+layout(constant_id = 17) const bool TICKETS = true;           // look-back tiles in ticket order; see take_ticket
+layout(constant_id = 18) const bool AGGREGATES_ONLY = false;  // for tests: see resolve_digit
 
 // Where a tile's global digit offsets come from: decoupled look-back; a tile table that
 // scan_tiles wrote (reduce-then-scan); or a tile table on the look-back path (pass 0, whose tile
@@ -217,7 +215,10 @@ uint subgroup_rank(uint digit, uint counters, uvec4 lanes) {
 // The position of this invocation in subgroup-major order, the order workgroup_exclusive_add uses.
 uint scan_index() { return gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID; }
 
-// Replaces s_tile_start[d] (counts) by the exclusive prefix over digits.
+void add_subgroup_starts(uint d, uint start);  // below
+
+// Replaces s_tile_start[d] (counts) by the exclusive prefix over digits, and each subgroup's count
+// of d by its first rank of d in the tile (add_subgroup_starts).
 void scan_tile_digits() {
   const uint first = scan_index() * DIGITS_PER_INVOCATION;
   uint sum = 0u;
@@ -227,11 +228,11 @@ void scan_tile_digits() {
   uint total;
   uint running = workgroup_exclusive_add(sum, total);
   for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
-    if (first + r < RADIX) {
-      const uint c = s_tile_start[first + r];
-      s_tile_start[first + r] = running;
-      running += c;
-    }
+    const uint d = first + r;
+    const uint c = d < RADIX ? s_tile_start[d] : 0u;
+    if (d < RADIX) s_tile_start[d] = running;
+    add_subgroup_starts(d, running);
+    running += c;
   }
 }
 
@@ -339,49 +340,36 @@ void scatter_round(uint round, bool from_b, bool write_planar, uint valid, uint 
   }
 }
 
-// Replaces each subgroup's count of digit d by the count over the subgroups before it; returns
-// the tile's count of d. The plain loop's bound is known only at run time, so each count's read
-// may wait for the previous count's write; with UNROLLED_PREFIXES the loop runs over
-// MAX_SUBGROUPS, unrolled, and reads every count before it writes any, so that the reads overlap
-// (a tuning knob: 16 more registers live at that point, for a shorter chain of shared-memory
-// round trips in every tile).
-uint subgroup_prefixes(uint d) {
-  if (UNROLLED_PREFIXES) {
-    uint count[MAX_SUBGROUPS];
-    [[unroll]] for (uint s = 0u; s < MAX_SUBGROUPS; ++s) count[s] = s < gl_NumSubgroups ? s_work[s * RADIX + d] : 0u;
-    uint total = 0u;
-    [[unroll]] for (uint s = 0u; s < MAX_SUBGROUPS; ++s) {
-      if (s < gl_NumSubgroups) s_work[s * RADIX + d] = total;
-      total += count[s];
-    }
-    return total;
-  }
+// The tile's count of digit d: the sum of the subgroups' counts, which stay as they are (0 for d
+// past the last digit). Both loops here run over every subgroup for any d, doing nothing past the
+// last digit, because of a lavapipe fault: where WG does not divide RADIX, some subgroups have no
+// digit in an invocation's last round, and on lavapipe (Mesa 22.3.6) a subgroup that ran such a
+// loop, with its shared-memory stores, while another subgroup skipped it lost its invocations
+// (they stored nothing more, and the ranks they later staged with were wrong: a crash and wrong
+// keys at workgroups of 48 to 384).
+uint subgroup_total(uint d) {
   uint sum = 0u;
   for (uint s = 0u; s < gl_NumSubgroups; ++s) {
-    const uint c = s_work[s * RADIX + d];
-    s_work[s * RADIX + d] = sum;
-    sum += c;
+    if (d < RADIX) sum += s_work[s * RADIX + d];
   }
   return sum;
 }
 
-// The same for any d, doing nothing past the last digit but running the loop over subgroups all
-// the same. For lavapipe (UNIFORM_DIGIT_LOOP): where WG does not divide RADIX, some subgroups
-// have no digit in an invocation's last round, and on lavapipe (Mesa 22.3.6) a subgroup that ran
-// this loop, with its shared-memory stores, while another subgroup skipped it lost its
-// invocations (they stored nothing more, and the ranks they later staged with were wrong: a crash
-// and wrong keys at workgroups of 48 to 384). On an H100 this form took 76-85 registers where the
-// plain one takes 64, so GPUs keep the plain one.
-uint subgroup_prefixes_guarded(uint d) {
-  uint sum = 0u;
+// Replaces each subgroup's count of digit d by its first rank of d in the tile: `start`, the
+// tile's first rank of d, plus the counts of the subgroups before it; nothing for d past the last
+// digit. A key's rank is then its subgroup's start plus its rank in the subgroup: one shared read
+// per key, where reading the digit's start in the tile and the subgroup's prefix separately took
+// two (2026-11-25, H100: u32 keys 2.0-2.4% faster from 2^24 to 2^28, pairs and u64 keys 0.3-2.5%,
+// at the same registers; docs/perf-notes.md). Only the invocation that scans digit d touches the
+// counts of d here, and the barrier before the scan ordered subgroup_total's reads before it.
+void add_subgroup_starts(uint d, uint start) {
   for (uint s = 0u; s < gl_NumSubgroups; ++s) {
     if (d < RADIX) {
       const uint c = s_work[s * RADIX + d];
-      s_work[s * RADIX + d] = sum;
-      sum += c;
+      s_work[s * RADIX + d] = start;
+      start += c;
     }
   }
-  return sum;
 }
 
 // A pass that prepare marked PASS_COPY (radix_prepare.glsl) moves this workgroup's tile of
@@ -457,23 +445,19 @@ uint publish_count(uint tile, uint d, uint count, uint valid) {
 }
 
 // Ranks each digit's keys across subgroups and digits and publishes the tile's digit counts; on
-// return s_tile_start[d] + s_work[counters + d] + a key's rank in its subgroup is its rank in the
-// tile, and every invocation may read them.
+// return s_work[counters + d] + a key's rank in its subgroup is its rank in the tile,
+// s_tile_start[d] is the tile's first rank of d, and every invocation may read them.
 void scan_tile_counts(uint tile, uint valid) {
   const uint lid = gl_LocalInvocationIndex;
-  if (UNIFORM_DIGIT_LOOP) {
-    for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
-      const uint d = lid + r * WG;
-      const uint count = subgroup_prefixes_guarded(d);
-      if (d < RADIX) s_tile_start[d] = publish_count(tile, d, count, valid);
-    }
-  } else {
-    for (uint d = lid; d < RADIX; d += WG) s_tile_start[d] = publish_count(tile, d, subgroup_prefixes(d), valid);
+  for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
+    const uint d = lid + r * WG;
+    const uint count = subgroup_total(d);
+    if (d < RADIX) s_tile_start[d] = publish_count(tile, d, count, valid);
   }
   // Orders the digit counts' stores before their scan reads them.
   barrier();
   scan_tile_digits();
-  // Orders the scanned digit starts before the ranks read them.
+  // Orders the scanned digit starts and the subgroups' first ranks before the ranks read them.
   barrier();
 }
 
@@ -558,7 +542,7 @@ void main() {
   scan_tile_counts(tile, valid);
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint d = RELOAD_KEYS ? digit_at(digits, k) : digit_of(key[k], pc.pass);
-    add_to_rank(rank, k, s_tile_start[d] + s_work[counters + d]);
+    add_to_rank(rank, k, s_work[counters + d]);
   }
   // Orders every read of the counters before the staging below overwrites them.
   barrier();

@@ -72,7 +72,6 @@ struct Tuning {
   bool packed_ranks = false;         // the scatter's PACKED_RANKS (see scatter_knobs)
   bool reload_keys = false;          // the scatter's RELOAD_KEYS (likewise)
   bool serial_ranking = false;       // the scatter's SERIAL_RANKING (likewise)
-  bool unrolled_prefixes = false;    // the scatter's UNROLLED_PREFIXES (likewise)
   bool tickets = true;               // the scatter's TICKETS (see tickets_needed)
   bool aggregates_only = false;      // the scatter's AGGREGATES_ONLY, a test setting (VKC_RADIX_AGGREGATES_ONLY=1)
   std::uint32_t tile() const { return workgroup * items; }
@@ -148,14 +147,11 @@ void tuning_override(std::uint32_t& workgroup, std::uint32_t& items, std::uint32
 // keys fit the 64 registers that keep two workgroups per SM (-8% at 2^28 keys) and cost 0-0.7% where
 // the tile stayed the same (docs/perf-notes.md, fifteenth session). The other two lost every
 // shape measured there and stay off, for tuning runs. VKC_RADIX_PACKED_RANKS=0 turns packing off,
-// VKC_RADIX_RELOAD_KEYS=1 and VKC_RADIX_SERIAL_RANKING=1 turn the others on. A fourth knob aims at
-// the per-tile work instead: VKC_RADIX_UNROLLED_PREFIXES=1 (UNROLLED_PREFIXES; on an H100 it took the
-// scatter to 78 registers, one workgroup per SM, +26% at 2^26 keys, 2026-11-24).
+// VKC_RADIX_RELOAD_KEYS=1 and VKC_RADIX_SERIAL_RANKING=1 turn the others on.
 void scatter_knobs(Tuning& t) {
   t.packed_ranks = env_flag("VKC_RADIX_PACKED_RANKS").value_or(true) && t.tile() <= (1u << 16);
   t.reload_keys = env_flag("VKC_RADIX_RELOAD_KEYS").value_or(false);
   t.serial_ranking = env_flag("VKC_RADIX_SERIAL_RANKING").value_or(false);
-  t.unrolled_prefixes = env_flag("VKC_RADIX_UNROLLED_PREFIXES").value_or(false);
   t.aggregates_only = env_flag("VKC_RADIX_AGGREGATES_ONLY").value_or(false);
 }
 
@@ -403,14 +399,6 @@ bool lookback_spins(const DeviceInfo& device) {
   return env_flag("VKC_RADIX_LOOKBACK_SPIN").value_or(!device.is_software());
 }
 
-// Whether the scatter's per-digit scan takes the form that works around a lavapipe compiler fault
-// (UNIFORM_DIGIT_LOOP in radix_scatter.glsl): CPU devices only, since on an H100 it cost the
-// scatter its second workgroup per SM. VKC_RADIX_UNIFORM_DIGIT_LOOP=0 or 1 forces either, so that
-// the tests run the GPUs' form on lavapipe too (with tiles whose workgroup divides 256).
-bool uniform_digit_loop(const DeviceInfo& device) {
-  return env_flag("VKC_RADIX_UNIFORM_DIGIT_LOOP").value_or(device.is_software());
-}
-
 // Earlier tiles whose look-back words one invocation reads at once: VKC_RADIX_WINDOW for tuning runs.
 std::uint32_t lookback_window() {
   const std::uint64_t window = env_number("VKC_RADIX_WINDOW").value_or(0);
@@ -550,10 +538,9 @@ class RadixSort final : public Algorithm {
               .specialization = {t.workgroup, t.items, p.key_words, p.value_words, key_kind(job.key_type),
                                  job.descending() ? 1u : 0u, t.max_subgroups, scan_mode, t.shared_words,
                                  ballot_words(ctx.info()), lookback_window(), lookback_spins(ctx.info()) ? 1u : 0u,
-                                 t.staging_rounds, uniform_digit_loop(ctx.info()) ? 1u : 0u,
-                                 records_copy_back(p) ? 0u : 1u,  // COPYING: see records_copy_back
+                                 t.staging_rounds, records_copy_back(p) ? 0u : 1u,  // COPYING: see records_copy_back
                                  t.packed_ranks ? 1u : 0u, t.reload_keys ? 1u : 0u, t.serial_ranking ? 1u : 0u,
-                                 t.unrolled_prefixes ? 1u : 0u, t.tickets ? 1u : 0u, t.aggregates_only ? 1u : 0u},
+                                 t.tickets ? 1u : 0u, t.aggregates_only ? 1u : 0u},
               .bindings = 6,
               .push_bytes = sizeof(PassPush),
               .full_subgroups = ctx.info().subgroup_size_control});
