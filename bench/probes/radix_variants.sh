@@ -28,7 +28,7 @@ probe() {
 
 for variant in "$@"; do
   stats=$(VKC_PIPELINE_STATS=1 probe "$variant" --sizes "${sizes%%,*}" --runs 1 |
-          grep -E 'scatter[a-z_]* .*Register' | sed -E 's/.*scatter[a-z_]* (\[[^]]*\]).*Register Count=([0-9]+).*/\1:\2/' |
+          grep -E 'scatter[a-z_0-9]* .*Register' | sed -E 's/.*scatter[a-z_0-9]* (\[[^]]*\]).*Register Count=([0-9]+).*/\1:\2/' |
           sort -u | tr '\n' ' ' || true)
   echo "${variant%%=*} registers: ${stats:-(none reported)}"
 done
