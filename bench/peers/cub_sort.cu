@@ -366,10 +366,7 @@ void with_key_type(const std::string& name, F&& f) {
 int main(int argc, char** argv) {
   return peer::guarded_main(kProgram, [&] {
     peer::Args args(argc, argv);
-    if (args.has_flag("--help") || args.has_flag("-h")) {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
+    if (args.printed_help(kUsage)) return 0;
     const Config cfg = parse(args);
 
     PEER_CUDA(cudaSetDevice(0));

@@ -200,10 +200,7 @@ Config parse(peer::Args& args) {
 int main(int argc, char** argv) {
   return peer::guarded_main(kProgram, [&] {
     peer::Args args(argc, argv);
-    if (args.has_flag("--help") || args.has_flag("-h")) {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
+    if (args.printed_help(kUsage)) return 0;
     const Config cfg = parse(args);
 
     PEER_CUDA(cudaSetDevice(0));

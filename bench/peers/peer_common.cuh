@@ -195,6 +195,13 @@ class Args {
     return std::find(args_.begin(), args_.end(), name) != args_.end();
   }
 
+  // Prints `usage` to stdout when the command line holds --help or -h, and says whether it did.
+  bool printed_help(const char* usage) const {
+    if (!has_flag("--help") && !has_flag("-h")) return false;
+    std::fputs(usage, stdout);
+    return true;
+  }
+
   // The value after --name, or `fallback` when the option is absent.
   std::string get(const std::string& name, const std::string& fallback) {
     for (std::size_t i = 0; i < args_.size(); ++i) {
