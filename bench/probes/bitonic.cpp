@@ -85,7 +85,6 @@ struct SortBuffers {
     ctx.upload(count, &n, 4);
     job.max_count = n;
     job.count = {count.handle(), Access::read, 0, 4};
-    job.count_is_exact = true;
     job.keys = {keys.handle(), Access::read_write};
     job.temporary = {temporary.handle(), Access::read_write};
     job.temporary_bytes = temporary_bytes;

@@ -4,6 +4,9 @@
 //
 //   probe-radix [--sizes 20,24,26,28] [--runs 15] [--cases keys,pairs,u64,f64] [--scans lookback,rts,auto]
 // Prints one table row per case: kind scan n  G keys/s  ms  verified.
+// VKC_PROBE_CLEAR=1 zero-fills the temporary buffer once and sorts with temporary_is_clear (no
+// clearing fill in the timed region); VKC_PROBE_INDIRECT=1 sorts with record_sort_indirect, its
+// count in a buffer written once (no count fill either).
 #include <algorithm>
 #include <bit>
 #include <cstdio>
@@ -119,7 +122,14 @@ Result measure(Context& ctx, const Case& c, RadixScan scan, std::uint64_t n, int
     pristine_values = ctx.create_buffer(n * 4);
     ctx.run([&](Recorder& r) { sorting::record_iota(ctx, r, pristine_values, n); });
   }
-  const SortBuffers buffers{{keys.handle()}, {values.handle()}, {temporary.handle()}};
+  const bool kept_clear = std::getenv("VKC_PROBE_CLEAR") && *std::getenv("VKC_PROBE_CLEAR") == '1';
+  const bool indirect = std::getenv("VKC_PROBE_INDIRECT") && *std::getenv("VKC_PROBE_INDIRECT") == '1';
+  if (kept_clear) ctx.run([&](Recorder& r) { r.fill_buffer(temporary.handle(), 0, VK_WHOLE_SIZE, 0); });
+  Buffer count = ctx.create_buffer(4);
+  const std::uint32_t count32 = static_cast<std::uint32_t>(n);
+  ctx.upload(count, &count32, 4);
+  SortBuffers buffers{{keys.handle()}, {values.handle()}, {temporary.handle()}};
+  buffers.temporary_is_clear = kept_clear;
   // Warm-up: at least 3 runs and 300 ms of GPU work, so that the clocks have left idle (an H200
   // idles its SMs near 345 MHz) before the timed runs.
   TimestampQueries queries(ctx, 2);
@@ -131,9 +141,15 @@ Result measure(Context& ctx, const Case& c, RadixScan scan, std::uint64_t n, int
       record_copy(ctx, r, pristine.handle(), keys.handle(), n * kw);
       if (values) record_copy(ctx, r, pristine_values.handle(), values.handle(), n);
       r.reset_queries(queries.pool(), 0, 2);
+      r.barrier_all();  // the caller's side of the barrier contract, outside the timed region
       r.write_timestamp(queries.pool(), 0);
-      sorting::record(ctx, r, desc, n, buffers);
+      if (indirect) {
+        record_sort_indirect(ctx, r.commands(), desc, {count.handle()}, buffers);
+      } else {
+        sorting::record(ctx, r, desc, n, buffers);
+      }
       r.write_timestamp(queries.pool(), 1);
+      r.barrier_all();  // the sort's writes, which another recorder made when indirect
       r.finish_for_host();
     });
     const double elapsed = queries.elapsed_ns(0, 1) * 1e-6;

@@ -7,9 +7,9 @@
 #define VKC_RADIX_GLSL
 
 // The state buffer, in 32-bit words (src/sort/radix.cpp mirrors these numbers):
-//   [STATE_OFFSETS + pass * 256 + digit]  the histogram of every digit of every pass, which
-//                                         the last histogram workgroup turns into each digit's
-//                                         first index (radix_prepare.glsl)
+//   [STATE_OFFSETS + pass * 256 + digit]  each digit's first index in each pass, which the
+//                                         last histogram workgroup computes from the counts
+//                                         (radix_prepare.glsl)
 //   [STATE_PASS_INFO + pass]              PASS_* flags, written by prepare
 //   [STATE_FINAL]                         1 when the sorted data ends in the B buffers
 //   [STATE_TICKETS + pass]                the look-back path's tile counter
@@ -20,6 +20,12 @@
 //                                         when the sorted data ends in the A buffers
 //   [STATE_HISTOGRAM_DONE]                histogram workgroups finished, so that the last one
 //                                         knows it is last
+//   [STATE_COUNTS + pass * 256 + digit]   the histogram of every digit of every pass, added to
+//                                         by every histogram workgroup
+//   The counts and STATE_HISTOGRAM_DONE must be zero when a sort starts; the last histogram
+//   workgroup zeroes them again once it has read them, so that a sort leaves them zero (the host
+//   fills them before a sort unless the caller says a radix sort left them so). Every other
+//   header word is written before it is read.
 //   [STATE_TILES ...]                     look-back: (table * tiles + tile) * 256 + digit, where
 //                                         table is 1 for passes that read the B buffers: two
 //                                         tables, each running pass zeroing the next one's;
@@ -36,7 +42,8 @@ const uint STATE_DISPATCH = 2080u;
 const uint STATE_SCAN_DISPATCH = STATE_DISPATCH + 24u;
 const uint STATE_COPY_DISPATCH = STATE_DISPATCH + 48u;
 const uint STATE_HISTOGRAM_DONE = STATE_DISPATCH + 52u;
-const uint STATE_TILES = 2304u;
+const uint STATE_COUNTS = 2304u;
+const uint STATE_TILES = 4352u;
 
 const uint PASS_FROM_B = 2u;        // the pass reads the B (temporary) buffers and writes A
 const uint PASS_READ_PLANAR = 4u;   // split keys (SPLIT_KEY): the pass reads them planar

@@ -26,19 +26,28 @@ uint histogram_count(uint word) { return atomicLoad(state[word], gl_ScopeDevice,
 const uint PREPARE_DIGITS = (RADIX + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;  // per invocation
 
 // This invocation's digits of every pass's histogram, all read before any is scanned, so that
-// the reads overlap instead of waiting on each other across the scans' barriers.
+// the reads overlap instead of waiting on each other across the scans' barriers. Each count is
+// zeroed once read, for the next sort (radix.glsl): every other workgroup has added its counts
+// (finished_last), and the same invocation's read of the word comes first in program order.
 void load_histograms(out uint counts[PASSES][PREPARE_DIGITS]) {
   const uint first = (gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID) * PREPARE_DIGITS;
   [[unroll]] for (uint p = 0u; p < PASSES; ++p) {
     for (uint r = 0u; r < PREPARE_DIGITS; ++r) {
-      counts[p][r] = first + r < RADIX ? histogram_count(STATE_OFFSETS + p * RADIX + first + r) : 0u;
+      counts[p][r] = first + r < RADIX ? histogram_count(STATE_COUNTS + p * RADIX + first + r) : 0u;
+    }
+  }
+  [[unroll]] for (uint p = 0u; p < PASSES; ++p) {
+    for (uint r = 0u; r < PREPARE_DIGITS; ++r) {
+      if (first + r < RADIX) state[STATE_COUNTS + p * RADIX + first + r] = 0u;
     }
   }
 }
 
-// Replaces pass p's histogram by its exclusive prefix, given this invocation's counts of it;
-// s_skip[p] = 1 when one digit holds every key.
-void scan_pass_histogram(uint p, uint n, uint counts[PREPARE_DIGITS]) {
+// Writes pass p's digit offsets, the exclusive prefix of its histogram, given this invocation's
+// counts of it; s_skip[p] = 1 when one digit holds every key. Returns whether the counts add up
+// to n (uniform): they always do, unless the caller marked a temporary buffer clear that was
+// not (SortBuffers::temporary_is_clear).
+bool scan_pass_histogram(uint p, uint n, uint counts[PREPARE_DIGITS]) {
   const uint first = (gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID) * PREPARE_DIGITS;
   uint sum = 0u;
   for (uint r = 0u; r < PREPARE_DIGITS; ++r) {
@@ -51,6 +60,7 @@ void scan_pass_histogram(uint p, uint n, uint counts[PREPARE_DIGITS]) {
     if (first + r < RADIX) state[STATE_OFFSETS + p * RADIX + first + r] = running;
     running += counts[r];
   }
+  return total == n;
 }
 
 // Which buffers each pass reads, in which layout, and how many workgroups it gets; invocation 0 only.
@@ -58,15 +68,16 @@ void scan_pass_histogram(uint p, uint n, uint counts[PREPARE_DIGITS]) {
 // copy_back, its grid then copies it to A. Elsewhere (`copying_pass`) one skipped pass runs as a
 // plain copy to the other buffer pair instead, which makes the count even, so that the sort saves
 // copy_back's barrier and dispatch (3-4 us on an H100) in every sort, not only where the count
-// is even already.
-void plan_passes(uvec2 pass_grid, uvec2 copy_grid, bool copying_pass) {
+// is even already. Counts that do not add up (`miscounted`) run no pass at all: offsets made from
+// them could send keys past the buffers' ends.
+void plan_passes(uvec2 pass_grid, uvec2 copy_grid, bool copying_pass, bool miscounted) {
   bool skip[PASSES];
   uint running = 0u;
   for (uint p = 0u; p < PASSES; ++p) {
     // When every pass could be skipped, float keys still take the last one, so that each key
     // is written back in its canonical form (a NaN's sign bit cleared); integers are left as
     // they are, already sorted.
-    skip[p] = s_skip[p] != 0u && (running != 0u || p + 1u < PASSES || !FLOAT_KEYS);
+    skip[p] = miscounted || (s_skip[p] != 0u && (running != 0u || p + 1u < PASSES || !FLOAT_KEYS));
     if (!skip[p]) ++running;
   }
   uint copy_pass = PASSES;  // none
@@ -98,6 +109,10 @@ void plan_passes(uvec2 pass_grid, uvec2 copy_grid, bool copying_pass) {
   }
   state[STATE_FINAL] = in_b;
   set_grid(STATE_COPY_DISPATCH, in_b != 0u ? copy_grid : uvec2(0u, 1u));
+  // The words that must be zero when a sort starts (radix.glsl): every histogram workgroup has
+  // counted itself done. The tickets are the passes' (the barrier before them orders this).
+  state[STATE_HISTOGRAM_DONE] = 0u;
+  for (uint p = 0u; p < PASSES; ++p) state[STATE_TICKETS + p] = 0u;
 }
 
 // Every invocation of the (last) workgroup calls this, in uniform control flow.
@@ -109,10 +124,11 @@ void prepare_passes(uint n, uvec2 pass_grid, uvec2 copy_grid, bool copying_pass)
   // scan's barriers separate the passes' uses of its totals).
   uint counts[PASSES][PREPARE_DIGITS];
   load_histograms(counts);
-  for (uint p = 0u; p < PASSES; ++p) scan_pass_histogram(p, n, counts[p]);
+  bool counted_all = true;
+  for (uint p = 0u; p < PASSES; ++p) counted_all = scan_pass_histogram(p, n, counts[p]) && counted_all;
   // Orders every skip flag before invocation 0 reads them.
   barrier();
-  if (gl_LocalInvocationIndex == 0u) plan_passes(pass_grid, copy_grid, copying_pass);
+  if (gl_LocalInvocationIndex == 0u) plan_passes(pass_grid, copy_grid, copying_pass, !counted_all);
 }
 
 #endif

@@ -216,6 +216,7 @@ ContextState::~ContextState() {
   if (device) {
     vkDeviceWaitIdle(device);
     pipelines.clear();
+    count_ceiling = Buffer();
     if (fence) vkDestroyFence(device, fence, nullptr);
     if (command_pool) vkDestroyCommandPool(device, command_pool, nullptr);
     vkDestroyDevice(device, nullptr);
@@ -271,6 +272,9 @@ Context::Context(const ContextOptions& options) : state_(std::make_unique<detail
   s.device = create_device(s.physical, s.info, s.queue_family, s.pipeline_statistics);
   vkGetDeviceQueue(s.device, s.queue_family, 0, &s.queue);
   create_command_objects(s);
+  s.count_ceiling = create_buffer(4);
+  const std::uint32_t ceiling = UINT32_MAX;
+  upload(s.count_ceiling, &ceiling, 4);
 }
 
 Context::~Context() = default;

@@ -25,22 +25,32 @@ Recorder::Recorder(const detail::ContextState& state, VkCommandBuffer commands)
 
 const DeviceInfo& Recorder::device() const { return state_.info; }
 
+Recorder::Range Recorder::range_of(VkDeviceSize offset, VkDeviceSize bytes) {
+  return {offset, bytes == VK_WHOLE_SIZE ? VK_WHOLE_SIZE : offset + bytes};
+}
+
+// Read-after-write, write-after-write and write-after-read, where the byte ranges overlap.
+bool Recorder::Tracked::conflicts_with(const Use& use) const {
+  const auto overlapping = [&](const std::vector<Range>& ranges) {
+    return std::any_of(ranges.begin(), ranges.end(), [&](const Range& r) { return r.overlaps(use.range); });
+  };
+  return overlapping(written) || (use.write && overlapping(read));
+}
+
 void Recorder::prepare(std::span<const Use> uses) {
-  bool hazard = false;
-  for (const Use& use : uses) {
-    auto it = tracked_.find(use.buffer);
-    if (it == tracked_.end()) continue;
-    const Tracked& t = it->second;
-    if (t.write_stages || (use.write && t.read_stages)) hazard = true;
-  }
+  const bool hazard = std::any_of(uses.begin(), uses.end(), [&](const Use& use) {
+    const auto it = tracked_.find(use.buffer);
+    return it != tracked_.end() && it->second.conflicts_with(use);
+  });
   if (hazard) barrier(kAllStages, kAllAccess);
   for (const Use& use : uses) {
     Tracked& t = tracked_[use.buffer];
+    t.stages |= use.stage;
     if (use.write) {
-      t.write_stages |= use.stage;
       t.write_access |= use.access;
+      t.written.push_back(use.range);
     } else {
-      t.read_stages |= use.stage;
+      t.read.push_back(use.range);
     }
   }
 }
@@ -49,7 +59,7 @@ void Recorder::barrier(VkPipelineStageFlags dst_stages, VkAccessFlags dst_access
   VkPipelineStageFlags src_stages = 0;
   VkAccessFlags src_access = 0;
   for (const auto& [buffer, t] : tracked_) {
-    src_stages |= t.write_stages | t.read_stages;
+    src_stages |= t.stages;
     src_access |= t.write_access;
   }
   if (!src_stages) return;
@@ -59,6 +69,7 @@ void Recorder::barrier(VkPipelineStageFlags dst_stages, VkAccessFlags dst_access
   memory.srcAccessMask = src_access;
   memory.dstAccessMask = dst_access;
   vkCmdPipelineBarrier(commands_, src_stages, dst_stages, 0, 1, &memory, 0, nullptr, 0, nullptr);
+  ++barriers_;
   tracked_.clear();
 }
 
@@ -67,8 +78,9 @@ std::vector<Recorder::Use> Recorder::uses_of(std::span<const Binding> bindings) 
   for (const Binding& b : bindings) {
     const bool reads = static_cast<int>(b.access) & static_cast<int>(Access::read);
     const bool writes = static_cast<int>(b.access) & static_cast<int>(Access::write);
-    if (reads) uses.push_back({b.buffer, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, false, VK_ACCESS_SHADER_READ_BIT});
-    if (writes) uses.push_back({b.buffer, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, true, VK_ACCESS_SHADER_WRITE_BIT});
+    const Range range = range_of(b.offset, b.range);
+    if (reads) uses.push_back({b.buffer, range, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, false, VK_ACCESS_SHADER_READ_BIT});
+    if (writes) uses.push_back({b.buffer, range, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, true, VK_ACCESS_SHADER_WRITE_BIT});
   }
   return uses;
 }
@@ -125,21 +137,23 @@ void Recorder::dispatch(const Pipeline& pipeline, std::span<const Binding> bindi
 void Recorder::dispatch_indirect(const Pipeline& pipeline, std::span<const Binding> bindings, const void* push,
                                  std::uint32_t push_bytes, VkBuffer args, VkDeviceSize offset) {
   auto uses = uses_of(bindings);
-  uses.push_back({args, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, false, VK_ACCESS_INDIRECT_COMMAND_READ_BIT});
+  uses.push_back({args, range_of(offset, sizeof(VkDispatchIndirectCommand)), VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+                  false, VK_ACCESS_INDIRECT_COMMAND_READ_BIT});
   prepare(uses);
   bind(pipeline, bindings, push, push_bytes);
   vkCmdDispatchIndirect(commands_, args, offset);
 }
 
 void Recorder::copy_buffer(VkBuffer src, VkBuffer dst, const VkBufferCopy& region) {
-  const Use uses[] = {{src, VK_PIPELINE_STAGE_TRANSFER_BIT, false, VK_ACCESS_TRANSFER_READ_BIT},
-                      {dst, VK_PIPELINE_STAGE_TRANSFER_BIT, true, VK_ACCESS_TRANSFER_WRITE_BIT}};
+  const Use uses[] = {
+      {src, range_of(region.srcOffset, region.size), VK_PIPELINE_STAGE_TRANSFER_BIT, false, VK_ACCESS_TRANSFER_READ_BIT},
+      {dst, range_of(region.dstOffset, region.size), VK_PIPELINE_STAGE_TRANSFER_BIT, true, VK_ACCESS_TRANSFER_WRITE_BIT}};
   prepare(uses);
   vkCmdCopyBuffer(commands_, src, dst, 1, &region);
 }
 
 void Recorder::fill_buffer(VkBuffer dst, VkDeviceSize offset, VkDeviceSize bytes, std::uint32_t value) {
-  const Use uses[] = {{dst, VK_PIPELINE_STAGE_TRANSFER_BIT, true, VK_ACCESS_TRANSFER_WRITE_BIT}};
+  const Use uses[] = {{dst, range_of(offset, bytes), VK_PIPELINE_STAGE_TRANSFER_BIT, true, VK_ACCESS_TRANSFER_WRITE_BIT}};
   prepare(uses);
   vkCmdFillBuffer(commands_, dst, offset, bytes, value);
 }
@@ -159,6 +173,7 @@ void Recorder::barrier_all() {
   memory.srcAccessMask = kAllAccess;
   memory.dstAccessMask = kAllAccess;
   vkCmdPipelineBarrier(commands_, kAllStages, kAllStages, 0, 1, &memory, 0, nullptr, 0, nullptr);
+  ++barriers_;
   tracked_.clear();
 }
 

@@ -1,10 +1,12 @@
 // Recording compute work into a command buffer, with the barriers placed for the caller.
 //
-// The Recorder tracks, per VkBuffer, whether a command since the last barrier wrote it or read
-// it. Before a command that reads or writes a buffer written since the last barrier
-// (read-after-write, write-after-write), or writes one read since then (write-after-read), it
-// records one global pipeline barrier from every stage used so far to every stage the library
-// uses. Dispatches over disjoint buffers stay unordered, so they may overlap on the GPU.
+// The Recorder tracks, per VkBuffer, the byte ranges that commands since the last barrier wrote
+// and read. Before a command that reads or writes a range overlapping one written since the last
+// barrier (read-after-write, write-after-write), or writes one overlapping a range read since then
+// (write-after-read), it records one global pipeline barrier from every stage used so far to every
+// stage the library uses. Commands over disjoint buffers, or disjoint ranges of one buffer (a
+// sort's count and its state, both filled before its first dispatch), stay unordered, so they may
+// overlap on the GPU. A binding's range must cover every byte its shader touches.
 //
 // What comes before the recorder's first command is the caller's: see the barrier contract of
 // the operation that uses it (sort.hpp). After the last command, call finish_for_host() before
@@ -84,18 +86,30 @@ class Recorder {
   /// tracking says: brackets commands recorded into the same command buffer by other code.
   void barrier_all();
 
+  /// Pipeline barriers recorded so far (for tests of the hazard tracking).
+  std::uint32_t barriers_recorded() const { return barriers_; }
+
  private:
+  /// Bytes [begin, end) of a buffer.
+  struct Range {
+    VkDeviceSize begin = 0, end = 0;
+    bool overlaps(const Range& other) const { return begin < other.end && other.begin < end; }
+  };
   struct Use {
     VkBuffer buffer;
+    Range range;
     VkPipelineStageFlags stage;
     bool write;
     VkAccessFlags access;
   };
+  /// What commands since the last barrier did to one buffer.
   struct Tracked {
-    VkPipelineStageFlags write_stages = 0;
+    VkPipelineStageFlags stages = 0;
     VkAccessFlags write_access = 0;
-    VkPipelineStageFlags read_stages = 0;
+    std::vector<Range> written, read;
+    bool conflicts_with(const Use& use) const;
   };
+  static Range range_of(VkDeviceSize offset, VkDeviceSize bytes);
   void prepare(std::span<const Use> uses);
   void barrier(VkPipelineStageFlags dst_stages, VkAccessFlags dst_access);
   void bind(const Pipeline& pipeline, std::span<const Binding> bindings, const void* push,
@@ -105,6 +119,7 @@ class Recorder {
   const detail::ContextState& state_;
   VkCommandBuffer commands_;
   std::unordered_map<VkBuffer, Tracked> tracked_;
+  std::uint32_t barriers_ = 0;
 };
 
 /// A pool of GPU timestamps, read back in nanoseconds.

@@ -30,6 +30,10 @@ struct ContextState {
   VkFence fence = VK_NULL_HANDLE;
   std::unique_ptr<Recorder> recorder;  // live between begin_commands() and submit_and_wait()
   PipelineCache pipelines;
+  /// One uint32 holding 2^32 - 1, written once: the count binding of a sort whose count the host
+  /// knows and whose kernels clamp the count word to the max_count they are given (the radix
+  /// sort's), so that no fill has to write the count before them.
+  Buffer count_ceiling;
 
   std::mutex messages_mutex;           // the validation layer may call back from any thread
   std::vector<std::string> validation_messages;

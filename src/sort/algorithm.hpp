@@ -25,13 +25,12 @@ struct Job {
   std::uint64_t max_count = 0;
   /// Where the GPU finds the element count (one uint32, <= max_count). Always valid.
   Binding count;
-  /// True when the count equals max_count and is known on the host (record_sort); algorithms
-  /// may then skip work for absent elements on the host side.
-  bool count_is_exact = false;
   Binding keys;
   Binding values;  ///< buffer is VK_NULL_HANDLE when value_type is none
   Binding temporary;
   std::uint64_t temporary_bytes = 0;
+  /// SortBuffers::temporary_is_clear: the radix sort's counters there are zero already.
+  bool temporary_is_clear = false;
 
   bool has_values() const { return value_type != ValueType::none; }
   std::uint32_t key_words() const { return key_bytes(key_type) / 4; }
@@ -49,6 +48,10 @@ class Algorithm {
   virtual bool stable() const = 0;
   /// Scratch bytes the algorithm needs beyond what the dispatcher reserves for itself.
   virtual std::uint64_t temporary_bytes(const DeviceInfo& device, const SortDesc& desc) const = 0;
+  /// Whether every kernel takes min(count word, job.max_count) as the count: then a sort whose
+  /// count the host knows binds a word no count exceeds (ContextState::count_ceiling) instead of
+  /// filling the count in, which saves a fill and the barrier after it.
+  virtual bool clamps_count() const { return false; }
   /// Records the sort. The recorder places barriers between the algorithm's own commands;
   /// everything the job's buffers held before is visible to it.
   virtual void record(Context& ctx, Recorder& r, const Job& job) const = 0;

@@ -38,7 +38,7 @@ namespace vkc::sorting {
 namespace {
 
 // The state buffer's layout, mirrored from shaders/common/radix.glsl.
-constexpr std::uint64_t kStateHeaderWords = 2304;
+constexpr std::uint64_t kStateHeaderWords = 4352;
 constexpr std::uint64_t kDispatchWord = 2080;      // each pass's scatter grid (3 words), written by the histogram
 constexpr std::uint64_t kScanDispatchWord = 2104;  // each pass's scan_tiles grid
 constexpr std::uint64_t kCopyDispatchWord = 2128;  // copy_back's grid
@@ -343,11 +343,27 @@ Plan make_plan(const DeviceInfo& device, KeyType key, ValueType value, std::uint
   p.first_table = static_cast<std::uint32_t>(kStateHeaderWords + (lookback ? 2 * p.tiles * kRadix : 0));
   p.state_bytes = (kStateHeaderWords + table_words) * 4;
   p.zero_bytes = kStateHeaderWords * 4;
-  p.alt_keys = 0;
-  p.alt_values = align_up(p.keys_bytes);
-  p.state = p.alt_values + (p.value_words ? align_up(p.values_bytes) : 0);
-  p.total = p.state + p.state_bytes;
+  // The state first, so that its header, which a sort leaves zero where it must be (radix.glsl),
+  // lies at the same place for every count a temporary buffer serves.
+  p.state = 0;
+  p.alt_keys = align_up(p.state_bytes);
+  p.alt_values = p.alt_keys + align_up(p.keys_bytes);
+  p.total = p.alt_values + (p.value_words ? align_up(p.values_bytes) : 0);
   return p;
+}
+
+// Temporary bytes for every count up to max_count (record_sort plans for the count it is given):
+// within each of nvidia_tile's size classes, and on either side of the look-back's limit, a
+// larger count needs more; but smaller tiles, or the look-back's second table, may need more
+// than the first sizes past them.
+std::uint64_t temporary_bytes_up_to(const DeviceInfo& device, const SortDesc& desc) {
+  std::uint64_t bytes = 0;
+  for (const std::uint64_t limit : {kSmallTileUpTo, kMediumTileUpTo, kLookbackLimit, desc.max_count}) {
+    const std::uint64_t n = std::min(limit, desc.max_count);
+    const bool lookback = wants_lookback(device, desc.options.radix_scan, n);
+    bytes = std::max(bytes, make_plan(device, desc.key_type, desc.value_type, n, lookback).total);
+  }
+  return bytes;
 }
 
 // Whether the device lets shaders use device-scope atomics of the Vulkan memory model, which the
@@ -447,11 +463,10 @@ class RadixSort final : public Algorithm {
  public:
   SortAlgorithm id() const override { return SortAlgorithm::radix; }
   bool stable() const override { return true; }
+  bool clamps_count() const override { return true; }  // n = min(count_value, pc.max_count) everywhere
 
   std::uint64_t temporary_bytes(const DeviceInfo& device, const SortDesc& desc) const override {
-    const SortOptions& o = desc.options;
-    const bool lookback = wants_lookback(device, o.radix_scan, desc.max_count);
-    return make_plan(device, desc.key_type, desc.value_type, desc.max_count, lookback).total;
+    return temporary_bytes_up_to(device, desc);
   }
 
   void record(Context& ctx, Recorder& r, const Job& job) const override {
@@ -476,7 +491,7 @@ class RadixSort final : public Algorithm {
     Job inner = job;  // what the kernels sort: doubles as their ordered form, ascending
     inner.key_type = kernel_key_type(job.key_type);
     if (doubles) inner.order = SortOrder::ascending;  // the histogram turns them into that form
-    r.fill_buffer(b.state.buffer, b.state.offset, p.zero_bytes, 0);
+    if (!job.temporary_is_clear) r.fill_buffer(b.state.buffer, b.state.offset, p.zero_bytes, 0);
     record_histogram(ctx, r, inner, p, b, !doubles ? 0u : job.descending() ? 2u : 1u);
     const std::uint64_t steps = steps_to_record();
     for (std::uint32_t pass = 0; pass < p.passes && pass < steps; ++pass) record_pass(ctx, r, inner, p, b, pass);

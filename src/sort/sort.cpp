@@ -33,6 +33,7 @@ sorting::Job make_job(const SortDesc& desc, const SortBuffers& b, std::uint64_t 
   job.values = {b.values.buffer, Access::read_write, b.values.offset};
   job.temporary = {b.temporary.buffer, Access::read_write, b.temporary.offset + kScratchOffset};
   job.temporary_bytes = temporary_bytes - kScratchOffset;
+  job.temporary_is_clear = b.temporary_is_clear;
   return job;
 }
 
@@ -89,11 +90,16 @@ void record(Context& ctx, Recorder& r, const SortDesc& desc, std::uint64_t count
   SortDesc exact = desc;
   exact.max_count = count;
   check_desc(exact, buffers);
+  if (count == 0) return;
+  const Algorithm& algorithm = sorting::choose(ctx.info(), exact);
   sorting::Job job = make_job(exact, buffers, sort_temporary_bytes(ctx, desc));
-  job.count = {buffers.temporary.buffer, Access::read, buffers.temporary.offset, 4};
-  job.count_is_exact = true;
-  r.fill_buffer(buffers.temporary.buffer, buffers.temporary.offset, 4, static_cast<std::uint32_t>(count));
-  record_job(ctx, r, exact, job);
+  if (algorithm.clamps_count()) {
+    job.count = {ctx.state().count_ceiling.handle(), Access::read, 0, 4};
+  } else {
+    job.count = {buffers.temporary.buffer, Access::read, buffers.temporary.offset, 4};
+    r.fill_buffer(buffers.temporary.buffer, buffers.temporary.offset, 4, static_cast<std::uint32_t>(count));
+  }
+  algorithm.record(ctx, r, job);
 }
 }  // namespace sorting
 

@@ -86,7 +86,6 @@ class BitonicTuningTest : public GpuTest {
     sorting::Job job;
     job.max_count = n;
     job.count = {count.handle(), Access::read, 0, 4};
-    job.count_is_exact = true;
     job.keys = {keys.handle(), Access::read_write};
     return job;
   }

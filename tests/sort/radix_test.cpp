@@ -1,5 +1,7 @@
 // Radix-specific behaviour beyond the contract suite: both scan paths forced, passes skipped
 // when every key shares a digit, stability of 64-bit keys, sizes at tile edges, GPU-side counts.
+#include <algorithm>
+#include <numeric>
 #include <vector>
 
 #include "core/loader.hpp"
@@ -51,6 +53,47 @@ class RadixSortTest : public GpuTest, public ::testing::WithParamInterface<Radix
     auto keys = input;
     sort(ctx(), std::span<K>(keys), options(order));
     ASSERT_TRUE(keys_sorted(input, keys, order)) << "n=" << input.size();
+  }
+
+  // Records a sort of the first `count` keys of `input` (with their indices as values where
+  // `with_values`) over `temporary` marked clear, as an engine that keeps one temporary buffer
+  // for its radix sorts records them; returns the keys and values afterwards (all of them).
+  template <class K>
+  std::pair<std::vector<K>, std::vector<std::uint32_t>> sort_over_clear(const Buffer& temporary,
+                                                                        const std::vector<K>& input, std::size_t count,
+                                                                        SortOrder order, bool with_values) {
+    const SortDesc desc{key_type_of<K>(), with_values ? ValueType::u32 : ValueType::none, input.size(), options(order)};
+    EXPECT_LE(sort_temporary_bytes(ctx(), desc), temporary.bytes());
+    Buffer keys = ctx().create_buffer(input.size() * sizeof(K));
+    Buffer values = ctx().create_buffer(input.size() * 4);
+    std::vector<std::uint32_t> index(input.size());
+    std::iota(index.begin(), index.end(), 0u);
+    ctx().upload(keys, std::span<const K>(input));
+    ctx().upload(values, std::span<const std::uint32_t>(index));
+    SortBuffers buffers{{keys.handle()}, {values.handle()}, {temporary.handle()}};
+    buffers.temporary_is_clear = true;
+    ctx().run([&](Recorder& r) {
+      record_sort(ctx(), r.commands(), desc, count, buffers);
+      record_barrier_before_download(r.commands());
+    });
+    std::vector<K> out_keys(input.size());
+    ctx().download(keys, std::span<K>(out_keys));
+    ctx().download(values, std::span<std::uint32_t>(index));
+    return {out_keys, index};
+  }
+
+  // sort_over_clear, checked: the first `count` keys sorted (stably, by their values, where
+  // `with_values`), the rest untouched.
+  template <class K>
+  void expect_sorted_over_clear(const Buffer& temporary, const std::vector<K>& input, std::size_t count,
+                                SortOrder order, bool with_values) {
+    const auto [keys, values] = sort_over_clear(temporary, input, count, order, with_values);
+    const std::vector<K> head(input.begin(), input.begin() + count);
+    ASSERT_TRUE(keys_sorted(head, std::vector<K>(keys.begin(), keys.begin() + count), order)) << "n=" << count;
+    if (with_values) {
+      ASSERT_TRUE(permutation_sorts(head, std::vector<std::uint32_t>(values.begin(), values.begin() + count), order, true));
+    }
+    ASSERT_TRUE(std::equal(keys.begin() + count, keys.end(), input.begin() + count)) << "written past the count";
   }
 };
 
@@ -232,6 +275,47 @@ TEST_P(RadixSortTest, SortsOnlyTheCountTheGpuHolds) {
       ASSERT_EQ(out_keys[i], input[i]) << "key written past the count at " << i;
       ASSERT_EQ(out_values[i], i) << "value written past the count at " << i;
     }
+  }
+}
+
+// One temporary buffer, zero-filled once, serves a run of radix sorts marked clear
+// (SortBuffers::temporary_is_clear): each must leave its counters at zero for the next, whatever
+// the key type, the order, the count or the passes that run.
+TEST_P(RadixSortTest, SortsOneAfterAnotherOverATemporaryBufferKeptClear) {
+  auto rng = rng_for_current_test();
+  const std::size_t n = 40000;
+  std::uint64_t bytes = 0;
+  for (KeyType key : {KeyType::u32, KeyType::f32, KeyType::u64}) {
+    for (ValueType value : {ValueType::none, ValueType::u32}) {
+      bytes = std::max(bytes, sort_temporary_bytes(ctx(), {key, value, n, options()}));
+    }
+  }
+  Buffer temporary = ctx().create_buffer(bytes);
+  ctx().run([&](Recorder& r) { r.fill_buffer(temporary.handle(), 0, VK_WHOLE_SIZE, 0); });
+  auto words = make_keys<std::uint32_t>(n, Dist::uniform, rng);
+  expect_sorted_over_clear(temporary, words, n, SortOrder::ascending, false);
+  expect_sorted_over_clear(temporary, make_keys<std::uint64_t>(30000, Dist::uniform, rng), 30000,
+                           SortOrder::descending, true);
+  for (auto& k : words) k &= 0x00FF00FFu;  // passes 1 and 3 skipped
+  expect_sorted_over_clear(temporary, words, 12345, SortOrder::ascending, true);
+  expect_sorted_over_clear(temporary, make_keys<float>(n, Dist::uniform, rng), n, SortOrder::descending, false);
+  expect_sorted_over_clear(temporary, make_keys<std::uint32_t>(n, Dist::uniform, rng), n, SortOrder::ascending, true);
+}
+
+// Marked clear but full of stale words, the temporary buffer's counters do not add up: the sort
+// must run no pass (the keys stay as they were, and nothing is written out of bounds, which the
+// validation layer would report), and sort again once the buffer is zero-filled.
+TEST_P(RadixSortTest, LeavesTheKeysAloneOverATemporaryBufferWronglyMarkedClear) {
+  auto rng = rng_for_current_test();
+  const auto input = make_keys<std::uint32_t>(40000, Dist::uniform, rng);
+  const SortDesc desc{KeyType::u32, ValueType::u32, input.size(), options()};
+  Buffer temporary = ctx().create_buffer(sort_temporary_bytes(ctx(), desc));
+  for (std::uint32_t stale : {0xFFFFFFFFu, 0x00000001u, 0x9E3779B9u}) {
+    ctx().run([&](Recorder& r) { r.fill_buffer(temporary.handle(), 0, VK_WHOLE_SIZE, stale); });
+    const auto [keys, values] = sort_over_clear(temporary, input, input.size(), SortOrder::ascending, true);
+    ASSERT_EQ(keys, input) << std::hex << "stale word " << stale;
+    ctx().run([&](Recorder& r) { r.fill_buffer(temporary.handle(), 0, VK_WHOLE_SIZE, 0); });
+    expect_sorted_over_clear(temporary, input, input.size(), SortOrder::ascending, true);
   }
 }
 

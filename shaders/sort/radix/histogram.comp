@@ -182,7 +182,7 @@ void count_digits(uint n) {
   barrier();
   for (uint i = lid; i < PASSES * RADIX; i += WG) {
     const uint c = s_hist[i];
-    if (c != 0u) atomicAdd(state[STATE_OFFSETS + i], c);
+    if (c != 0u) atomicAdd(state[STATE_COUNTS + i], c);
   }
 }
 
@@ -206,7 +206,10 @@ bool finished_last() {
     const uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
     const uint done = atomicAdd(state[STATE_HISTOGRAM_DONE], 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
                                 gl_SemanticsAcquireRelease);
-    s_last = done + 1u == groups;
+    // Modulo the grid: where a temporary buffer was wrongly marked clear (a stale count of
+    // workgroups done), one workgroup still prepares, finds counts that do not add up and runs
+    // no pass (radix_prepare.glsl), so that no pass runs on a stale grid.
+    s_last = (done + 1u) % groups == 0u;
   }
   // Shares s_last; in the last workgroup it also orders invocation 0's acquire (which saw every
   // other workgroup's release) before the other invocations read the histogram.
