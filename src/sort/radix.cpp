@@ -46,17 +46,17 @@ constexpr std::uint32_t kRadix = 256;
 // The scatter's SCAN_MODE (radix_scatter.glsl).
 constexpr std::uint32_t kScanLookback = 0, kScanTable = 1, kScanTableClearing = 2;
 // The histogram's grid: workgroups take chunks in a grid-stride loop, so that few of them pay the
-// per-workgroup cost (1,024 global atomics and a device-scope release at the end). Up to 4,096
-// chunks (2^24 keys in chunks of 256 x 16) about one wave on a large GPU, 2,048 workgroups above.
-// (Chosen when 32-bit keys alone read the scatter's tiles, 2^25 keys in 4,096; on an H100
-// (2026-11-25) 528 and 1,056 workgroups in the 4,096-key chunks were again no better at 2^24.)
-// On an H100 (2026-11-24) 256 workgroups against 2,048 took u32 key sorts from 0.201 to 0.194 ms
-// at 2^22 keys, 0.575 to 0.567 at 2^24 and 1.007 to 1.000 at 2^25 (pairs 0.258 to 0.250 and 0.722
-// to 0.710, u64 keys 1.480 to 1.463 at 2^24), but tied at 2^26 and cost 0.5% at 2^28; 409
-// workgroups at 2^26 cost 1.6%, and 528 or 1,056 at 2^24 were no better than 2,048.
+// per-workgroup cost (1,024 global atomics and a device-scope release at the end): 512 workgroups
+// up to 16,384 chunks (2^26 keys in chunks of 256 x 16), 2,048 above. On an H100 (2026-11-25,
+// sorts whose temporary buffer is kept clear, two rounds) 512 against the 256 then used up to
+// 4,096 chunks and 2,048 above took u32 keys from 0.474 to 0.4715 ms at 2^24, 0.8735 to 0.8675 at
+// 2^25 and 1.653 to 1.6505 at 2^26, pairs 1.199 to 1.192 at 2^25, u64 keys 2.4675 to 2.4625 at 2^25;
+// at 2^20 and 2^22 they tied with 256, at 2^27 and 2^28 they were 0.1-0.4% slower than 2,048, and
+// 1,024 lost at 2^22 and 2^24 (docs/perf-notes.md). (2026-11-24, before the counts were kept
+// clear: 256 against 2,048 had taken u32 keys from 0.575 to 0.567 ms at 2^24 and cost 0.5% at 2^28.)
 // VKC_RADIX_HISTOGRAM_GROUPS sets the count, for tuning runs.
-constexpr std::uint64_t kSmallHistogramGroups = 256;
-constexpr std::uint64_t kSmallHistogramUpTo = 4096;  // chunks
+constexpr std::uint64_t kSmallHistogramGroups = 512;
+constexpr std::uint64_t kSmallHistogramUpTo = 16384;  // chunks
 constexpr std::uint64_t kHistogramGroups = 2048;
 constexpr std::uint64_t kLookbackLimit = (1u << 30) - 1;  // 30-bit counts in a look-back word
 constexpr std::uint64_t kAlign = 256;                     // every storage-buffer offset alignment
