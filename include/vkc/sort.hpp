@@ -167,10 +167,10 @@ struct SortBuffers {
   BufferRange values;     ///< max_count values when value_type is not none
   BufferRange temporary;  ///< sort_temporary_bytes() bytes of scratch
   /// For the radix sort, which keeps counters in the temporary buffer that must start at zero:
-  /// true when they are, that is, when the buffer (at this offset) was zero-filled and nothing
-  /// but sorts wrote it since. A radix sort, of any key type, order and count, leaves them at zero;
-  /// bitonic (what `automatic` picks for small counts) does not touch the buffer;
-  /// bitonic_transpose and odd_even write it. The radix sort then skips its own clearing fill, one
+  /// true when they are, that is, when the buffer (at this offset) was zero-filled and only radix
+  /// sorts, of any key type, order and count, wrote it since: each leaves the counters at zero.
+  /// (bitonic, what `automatic` picks for small counts, does not touch the buffer;
+  /// bitonic_transpose and odd_even write it.) The radix sort then skips its own clearing fill, one
   /// barrier and dependent step fewer (about 5 us on an H100). Other algorithms ignore the flag.
   /// Set wrongly, the sort finds counts that do not add up and leaves the keys as they were (it
   /// runs no pass), and so may the radix sorts after it until the buffer is zero-filled.
