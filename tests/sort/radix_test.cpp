@@ -6,6 +6,7 @@
 
 #include "core/loader.hpp"
 #include "core/recorder.hpp"
+#include "sort/algorithm.hpp"
 #include "sort/reference.hpp"
 #include "support/gpu_test.hpp"
 
@@ -316,6 +317,43 @@ TEST_P(RadixSortTest, LeavesTheKeysAloneOverATemporaryBufferWronglyMarkedClear) 
     ASSERT_EQ(keys, input) << std::hex << "stale word " << stale;
     ctx().run([&](Recorder& r) { r.fill_buffer(temporary.handle(), 0, VK_WHOLE_SIZE, 0); });
     expect_sorted_over_clear(temporary, input, input.size(), SortOrder::ascending, true);
+  }
+}
+
+// An H100 as the radix sort's tuning sees it (no device needed): NVIDIA's size-dependent tiles.
+DeviceInfo nvidia_like_device() {
+  DeviceInfo d;
+  d.name = "NVIDIA H100 80GB HBM3 (described)";
+  d.vendor_id = sorting::kVendorNvidia;
+  d.type = DeviceType::discrete_gpu;
+  d.subgroup_size = d.min_subgroup_size = d.max_subgroup_size = 32;
+  d.shared_memory_bytes = 49152;
+  d.max_workgroup_invocations = 1024;
+  d.max_workgroup_size = {1024, 1024, 64};
+  d.max_workgroup_count = {2147483647u, 65535, 65535};
+  return d;
+}
+
+// record_sort plans a sort for the count it is given, so the temporary bytes for a max_count must
+// cover every count below it: the query may not shrink as max_count grows, although NVIDIA's
+// smaller tiles for small counts need larger look-back tables than the first sizes of the next
+// tile class (2^18 keys in 3,072-key tiles against 2^18 + 1 in 8,192-key tiles).
+TEST(RadixTemporaryBytes, NeverShrinkAsMaxCountGrows) {
+  const DeviceInfo device = nvidia_like_device();
+  const sorting::Algorithm& radix = *sorting::radix_algorithm();
+  for (KeyType key : {KeyType::u32, KeyType::u64}) {
+    for (ValueType value : {ValueType::none, ValueType::u32, ValueType::u64}) {
+      std::uint64_t previous = 0;
+      for (std::uint64_t base : {std::uint64_t{1} << 18, std::uint64_t{1} << 22}) {
+        for (std::uint64_t n = base - 2; n <= base + 2; ++n) {
+          SortDesc desc{key, value, n, {}};
+          desc.options.algorithm = SortAlgorithm::radix;
+          const std::uint64_t bytes = radix.temporary_bytes(device, desc);
+          EXPECT_GE(bytes, previous) << to_string(key) << " keys, value bytes " << value_bytes(value) << ", n=" << n;
+          previous = bytes;
+        }
+      }
+    }
   }
 }
 
