@@ -6,7 +6,9 @@
 // Prints one table row per case: kind scan n  G keys/s  ms  verified.
 // VKC_PROBE_CLEAR=1 zero-fills the temporary buffer once and sorts with temporary_is_clear (no
 // clearing fill in the timed region); VKC_PROBE_INDIRECT=1 sorts with record_sort_indirect, its
-// count in a buffer written once (no count fill either).
+// count in a buffer written once (no count fill either); VKC_PROBE_BENCH_ORDER=1 creates the
+// buffers in the order `vkc bench sort` does (pristine keys, keys, pristine values, values,
+// temporary), where the probe otherwise creates the temporary buffer before the values.
 #include <algorithm>
 #include <bit>
 #include <cstdio>
@@ -101,6 +103,11 @@ bool verify(const Case& c, std::uint64_t n, const std::vector<std::uint32_t>& in
   return true;
 }
 
+bool env_on(const char* name) {
+  const char* value = std::getenv(name);
+  return value && *value == '1';
+}
+
 struct Result {
   double median_ms = 0;
   bool verified = false;
@@ -112,18 +119,20 @@ Result measure(Context& ctx, const Case& c, RadixScan scan, std::uint64_t n, int
   desc.options.algorithm = SortAlgorithm::radix;
   desc.options.radix_scan = scan;
   const auto input = c.key == KeyType::f64 ? random_doubles(n, n * 31 + 3) : random_words(n * kw, n * 31 + kw);
+  const bool kept_clear = env_on("VKC_PROBE_CLEAR");
+  const bool indirect = env_on("VKC_PROBE_INDIRECT");
+  const bool bench_order = env_on("VKC_PROBE_BENCH_ORDER");
   Buffer pristine = ctx.create_buffer(n * kw * 4);
   Buffer keys = ctx.create_buffer(n * kw * 4);
-  Buffer values, pristine_values;
-  Buffer temporary = ctx.create_buffer(sort_temporary_bytes(ctx, desc));
-  ctx.upload(pristine, input.data(), n * kw * 4);
+  Buffer values, pristine_values, temporary;
+  if (!bench_order) temporary = ctx.create_buffer(sort_temporary_bytes(ctx, desc));
   if (c.value != ValueType::none) {
-    values = ctx.create_buffer(n * 4);
-    pristine_values = ctx.create_buffer(n * 4);
+    (bench_order ? pristine_values : values) = ctx.create_buffer(n * 4);
+    (bench_order ? values : pristine_values) = ctx.create_buffer(n * 4);
     ctx.run([&](Recorder& r) { sorting::record_iota(ctx, r, pristine_values, n); });
   }
-  const bool kept_clear = std::getenv("VKC_PROBE_CLEAR") && *std::getenv("VKC_PROBE_CLEAR") == '1';
-  const bool indirect = std::getenv("VKC_PROBE_INDIRECT") && *std::getenv("VKC_PROBE_INDIRECT") == '1';
+  if (bench_order) temporary = ctx.create_buffer(sort_temporary_bytes(ctx, desc));
+  ctx.upload(pristine, input.data(), n * kw * 4);
   if (kept_clear) ctx.run([&](Recorder& r) { r.fill_buffer(temporary.handle(), 0, VK_WHOLE_SIZE, 0); });
   Buffer count = ctx.create_buffer(4);
   const std::uint32_t count32 = static_cast<std::uint32_t>(n);

@@ -292,6 +292,12 @@ struct Plan {
   std::uint64_t keys_bytes = 0, values_bytes = 0, state_bytes = 0, zero_bytes = 0, total = 0;
 };
 
+// Bytes left free between the temporary buffer's key and value planes, for tuning runs: with
+// none, a pass writes key i and value i a power of two apart at power-of-two counts, which might
+// map both streams to the same memory channels (docs/perf-notes.md, the bench against the probe).
+// VKC_RADIX_PLANE_PAD=BYTES sets it (rounded up to the offset alignment); unmeasured, so 0.
+std::uint64_t plane_padding() { return align_up(env_number("VKC_RADIX_PLANE_PAD").value_or(0)); }
+
 // Whether the look-back path's pass 0 reads its offsets from the histogram's tile table instead
 // of looking back. NVIDIA took it for 32-bit keys alone from 2^23 keys while every tile took a
 // ticket (it saved 2% there, and lost 2-3% for pairs and up to 0.5% for 64-bit keys, whose values
@@ -347,7 +353,7 @@ Plan make_plan(const DeviceInfo& device, KeyType key, ValueType value, std::uint
   // lies at the same place for every count a temporary buffer serves.
   p.state = 0;
   p.alt_keys = align_up(p.state_bytes);
-  p.alt_values = p.alt_keys + align_up(p.keys_bytes);
+  p.alt_values = p.alt_keys + align_up(p.keys_bytes) + plane_padding();
   p.total = p.alt_values + (p.value_words ? align_up(p.values_bytes) : 0);
   return p;
 }
