@@ -12,8 +12,10 @@
 # e.g. radix_variants.sh build-dev/dev 24,26 keys,pairs old= new= \
 #        "packed16=VKC_RADIX_PACKED_RANKS=1 VKC_RADIX_TILE=512,16,2"
 # Prints "name: case:log2n:ms ..." per round; a row that failed verification is marked "UNVERIFIED".
+# `vkc bench sort` times sorts over a temporary buffer kept clear: export VKC_PROBE_CLEAR=1 to
+# time the probe the same way (probe-radix's other VKC_PROBE_* settings are in its header).
 set -euo pipefail
-[[ $# -ge 4 ]] || { sed -n '2,15p' "$0" >&2; exit 2; }
+[[ $# -ge 4 ]] || { sed -n '2,17p' "$0" >&2; exit 2; }
 dir=$1 sizes=$2 cases=$3
 shift 3
 
