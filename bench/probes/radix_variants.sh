@@ -15,7 +15,7 @@
 # `vkc bench sort` times sorts over a temporary buffer kept clear: export VKC_PROBE_CLEAR=1 to
 # time the probe the same way (probe-radix's other VKC_PROBE_* settings are in its header).
 set -euo pipefail
-[[ $# -ge 4 ]] || { sed -n '2,17p' "$0" >&2; exit 2; }
+[[ $# -ge 4 ]] || { sed -n '2,16p' "$0" >&2; exit 2; }
 dir=$1 sizes=$2 cases=$3
 shift 3
 
