@@ -127,8 +127,9 @@ Result measure(Context& ctx, const Case& c, RadixScan scan, std::uint64_t n, int
   Buffer values, pristine_values, temporary;
   if (!bench_order) temporary = ctx.create_buffer(sort_temporary_bytes(ctx, desc));
   if (c.value != ValueType::none) {
-    (bench_order ? pristine_values : values) = ctx.create_buffer(n * 4);
-    (bench_order ? values : pristine_values) = ctx.create_buffer(n * 4);
+    if (bench_order) pristine_values = ctx.create_buffer(n * 4);
+    values = ctx.create_buffer(n * 4);
+    if (!bench_order) pristine_values = ctx.create_buffer(n * 4);
     ctx.run([&](Recorder& r) { sorting::record_iota(ctx, r, pristine_values, n); });
   }
   if (bench_order) temporary = ctx.create_buffer(sort_temporary_bytes(ctx, desc));
