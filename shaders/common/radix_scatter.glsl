@@ -16,7 +16,6 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_vote : require
-#extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_EXT_control_flow_attributes : require
@@ -185,7 +184,12 @@ uint same_digit_lanes32(uint digit, uint lanes) {
 }
 
 // Rank of this lane's key among the keys of its subgroup with the same digit, counting every
-// earlier call too; the subgroup's counters live at s_work[counters + digit].
+// earlier call too; the subgroup's counters live at s_work[counters + digit]. Every lane reads its
+// digit's counter itself and only the leader (one lane per digit) writes it back. The read needs
+// only the digit, so it can be in flight while the ballots run; where the leader alone read it
+// and passed it on with a shuffle, the read waited for the ballots and the shuffle for the read
+// (2026-11-25, H100, same 64 registers: u32 keys 1.3-1.5% faster from 2^24 to 2^28, pairs and
+// u64 keys within 0.5%; docs/perf-notes.md).
 uint subgroup_rank(uint digit, uint counters, uvec4 lanes) {
   uint below, total, leader;
   if (BALLOT_WORDS == 1u) {
@@ -199,15 +203,13 @@ uint subgroup_rank(uint digit, uint counters, uvec4 lanes) {
     total = subgroupBallotBitCount(peers);
     leader = subgroupBallotFindMSB(peers);
   }
-  uint base = 0u;
-  if (gl_SubgroupInvocationID == leader) {
-    base = s_work[counters + digit];
-    s_work[counters + digit] = base + total;
-  }
-  // Orders this leader's counter update before the next call's read, which another lane of the
-  // subgroup may make.
+  const uint base = s_work[counters + digit];
+  // Orders every lane's read of the counter before its leader's update.
   subgroupBarrier();
-  return subgroupShuffle(base, leader) + below;
+  if (gl_SubgroupInvocationID == leader) s_work[counters + digit] = base + total;
+  // Orders the update before the next call's reads, which other lanes of the subgroup make.
+  subgroupBarrier();
+  return base + below;
 }
 
 #include "radix_lookback.glsl"

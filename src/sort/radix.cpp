@@ -477,7 +477,7 @@ class RadixSort final : public Algorithm {
 
   void record(Context& ctx, Recorder& r, const Job& job) const override {
     const DeviceInfo& device = ctx.info();
-    for (const char* op : {"vote", "ballot", "shuffle", "arithmetic"}) {
+    for (const char* op : {"vote", "ballot", "arithmetic"}) {
       if (!has_subgroup_operation(device, op)) {
         throw Error(std::string("radix sort needs subgroup ") + op + " operations, which '" + device.name + "' lacks");
       }
