@@ -185,28 +185,27 @@ uint same_digit_lanes32(uint digit, uint lanes) {
 
 // Rank of this lane's key among the keys of its subgroup with the same digit, counting every
 // earlier call too; the subgroup's counters live at s_work[counters + digit]. Every lane reads its
-// digit's counter itself and only the leader (one lane per digit) writes it back. The read needs
-// only the digit, so it can be in flight while the ballots run; where the leader alone read it
-// and passed it on with a shuffle, the read waited for the ballots and the shuffle for the read
-// (2026-11-25, H100, same 64 registers: u32 keys 1.3-1.5% faster from 2^24 to 2^28, pairs and
-// u64 keys within 0.5%; docs/perf-notes.md).
+// digit's counter itself, and the digit's lowest lane writes it back. The read needs only the
+// digit, so it can be in flight while the ballots run; where one leader (the highest lane) read
+// it and passed it on with a shuffle, the read waited for the ballots and the shuffle for the
+// read (2026-11-25, H100, same 64 registers: u32 keys 1.3-1.5% faster from 2^24 to 2^28, pairs
+// and u64 keys within 0.5%), and the lowest lane, known from the count below it, saves finding
+// the highest (another 0.4-0.7% for u32 keys, up to 1% for u64 keys at 2^24; docs/perf-notes.md).
 uint subgroup_rank(uint digit, uint counters, uvec4 lanes) {
-  uint below, total, leader;
+  uint below, total;
   if (BALLOT_WORDS == 1u) {
     const uint peers = same_digit_lanes32(digit, lanes.x);
     below = bitCount(peers & gl_SubgroupLtMask.x);
     total = bitCount(peers);
-    leader = findMSB(peers);
   } else {
     const uvec4 peers = same_digit_lanes(digit, lanes);
     below = subgroupBallotExclusiveBitCount(peers);
     total = subgroupBallotBitCount(peers);
-    leader = subgroupBallotFindMSB(peers);
   }
   const uint base = s_work[counters + digit];
-  // Orders every lane's read of the counter before its leader's update.
+  // Orders every lane's read of the counter before the update below.
   subgroupBarrier();
-  if (gl_SubgroupInvocationID == leader) s_work[counters + digit] = base + total;
+  if (below == 0u) s_work[counters + digit] = base + total;
   // Orders the update before the next call's reads, which other lanes of the subgroup make.
   subgroupBarrier();
   return base + below;
