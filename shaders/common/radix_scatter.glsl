@@ -65,6 +65,11 @@ layout(std430, binding = 2) buffer KeysB { uint keys_b[]; };
 layout(std430, binding = 3) buffer ValuesA { uint values_a[]; };
 layout(std430, binding = 4) buffer ValuesB { uint values_b[]; };
 layout(std430, binding = 5) buffer State { uint state[]; };
+#ifdef RADIX_PAIRED_WRITES
+// The same key buffers, a 64-bit key at a time (the host binds them at an 8-byte offset).
+layout(std430, binding = 1) buffer KeyPairsA { uvec2 key_pairs_a[]; };
+layout(std430, binding = 2) buffer KeyPairsB { uvec2 key_pairs_b[]; };
+#endif
 layout(push_constant) uniform Push {
   uint pass;
   uint tiles;      // tiles for max_count: the grid size and the stride of the state tables
@@ -115,6 +120,21 @@ void store_key_word(bool to_b, bool planar, uint i, uint word, uint w) {
     keys_a[key_word_index(i, word, planar, key_count)] = w;
   }
 }
+
+#ifdef RADIX_PAIRED_WRITES
+// Stores split key i in the interleaved layout with one 8-byte store: `ordered` is the ordered
+// form of the word that holds the pass's digit, `other` the other word as it is stored.
+void store_key_pair(bool to_b, uint i, uint ordered, uint other) {
+  const uint word = digit_word(pc.pass);
+  const uint raw = ordered_key_word(ordered, word);
+  const uvec2 key = word == 1u ? uvec2(other, raw) : uvec2(raw, other);
+  if (to_b) {
+    key_pairs_b[i] = key;
+  } else {
+    key_pairs_a[i] = key;
+  }
+}
+#endif
 
 void store_key(bool to_b, uint i, uvec2 k) {
   if (to_b) {
@@ -296,13 +316,20 @@ void scatter_round(uint round, bool from_b, bool write_planar, uint valid, uint 
 #endif
   const uint lid = gl_LocalInvocationIndex;
   uint position[ROUND_ITEMS];
+#ifdef RADIX_PAIRED_WRITES
+  uint digit_words[ROUND_ITEMS];  // held until the other words are staged, then stored with them
+#endif
   [[unroll]] for (uint k = 0u; k < ROUND_ITEMS; ++k) {
     const uint slot = k * WG + lid;
     const uint i = round * ROUND_TILE + slot;  // the key's index in the tile's staged order
     if (SPLIT_KEY) {
       const uint ordered = s_work[slot];
+#ifdef RADIX_PAIRED_WRITES
+      digit_words[k] = ordered;
+#else
       position[k] = s_offset[digit_of(uvec2(ordered), pc.pass)] + i;
       if (IN_TILE(i)) store_key_word(!from_b, write_planar, position[k], digit_word(pc.pass), ordered_key_word(ordered, digit_word(pc.pass)));
+#endif
     } else {
       const uvec2 ordered = uvec2(s_work[slot], 0u);
       position[k] = s_offset[digit_of(ordered, pc.pass)] + i;
@@ -317,7 +344,13 @@ void scatter_round(uint round, bool from_b, bool write_planar, uint valid, uint 
     barrier();
     [[unroll]] for (uint k = 0u; k < ROUND_ITEMS; ++k) {
       const uint slot = k * WG + lid;
+#ifdef RADIX_PAIRED_WRITES
+      const uint i = round * ROUND_TILE + slot;
+      position[k] = s_offset[digit_of(uvec2(digit_words[k]), pc.pass)] + i;
+      if (IN_TILE(i)) store_key_pair(!from_b, position[k], digit_words[k], s_work[slot]);
+#else
       if (IN_TILE(round * ROUND_TILE + slot)) store_key_word(!from_b, write_planar, position[k], digit_word(pc.pass) ^ 1u, s_work[slot]);
+#endif
     }
   }
   if (VALUE_WORDS == 0u) return;

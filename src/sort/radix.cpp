@@ -399,6 +399,13 @@ bool use_partitioned(const DeviceInfo& device) {
 // 32-bit keys alone 2-2.5% faster from 2^24 to 2^28 keys, at the same 64 registers; with values or
 // 64-bit keys the copies took the scatter from 72 to 94 registers (pairs, +33%) or from 64 to 81
 // (u64 keys), so those keep the plain form. VKC_RADIX_FULL_TILES=0/1 forces either form.
+// Whether the last pass of 64-bit keys writes each key with one 8-byte store
+// (sort/radix/scatter_paired_last) instead of a word at a time. On an H100 (2026-11-25) that pass
+// took 0.793 ms against 0.54-0.55 for each other pass of a u64 sort at 2^26 keys: it is the one
+// that writes the caller's interleaved layout, and it writes half of every sector at a time. Not
+// yet measured, so off; VKC_RADIX_PAIRED_LAST_PASS=1 turns it on (docs/perf-notes.md).
+bool paired_last_pass() { return env_flag("VKC_RADIX_PAIRED_LAST_PASS").value_or(false); }
+
 const char* scatter_shader(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t value_words) {
   if (use_partitioned(device)) return "sort/radix/scatter_partitioned";
   const bool full_tiles = env_flag("VKC_RADIX_FULL_TILES").value_or(key_words == 1 && value_words == 0);
@@ -558,8 +565,12 @@ class RadixSort final : public Algorithm {
     if (!p.lookback && pass != 0) record_upsweep(ctx, r, job, p, b, push);  // the histogram counted pass 0's tiles
     if (from_table) record_scan_tiles(ctx, r, p, b, push);
     const std::uint32_t scan_mode = !p.lookback ? kScanTable : from_table ? kScanTableClearing : kScanLookback;
+    // Pass 7, when it runs, is the last that runs and writes the caller's interleaved keys (a key
+    // buffer at an offset that is not a multiple of 8 bytes keeps the word-at-a-time writes).
+    const bool paired = paired_last_pass() && p.key_words == 2 && pass + 1 == p.passes && b.keys_a.offset % 8 == 0 &&
+                        !use_partitioned(ctx.info());
     const Pipeline& pipe = pipeline(
-        ctx, {.shader = scatter_shader(ctx.info(), p.key_words, p.value_words),
+        ctx, {.shader = paired ? "sort/radix/scatter_paired_last" : scatter_shader(ctx.info(), p.key_words, p.value_words),
               .specialization = {t.workgroup, t.items, p.key_words, p.value_words, key_kind(job.key_type),
                                  job.descending() ? 1u : 0u, t.max_subgroups, scan_mode, t.shared_words,
                                  ballot_words(ctx.info()), lookback_window(ctx.info()), lookback_spins(ctx.info()) ? 1u : 0u,
