@@ -393,12 +393,6 @@ bool use_partitioned(const DeviceInfo& device) {
   return device.subgroup_partitioned && env_flag("VKC_RADIX_PARTITIONED").value_or(false);
 }
 
-// The scatter's shader: subgroupPartitionNV (use_partitioned), or ballots in one of two forms.
-// sort/radix/scatter_full_tiles has a second copy of the key loads and the scatter for full
-// tiles, without the per-key clamps, stand-ins and count checks. On an H100 (2026-11-25) it sorted
-// 32-bit keys alone 2-2.5% faster from 2^24 to 2^28 keys, at the same 64 registers; with values or
-// 64-bit keys the copies took the scatter from 72 to 94 registers (pairs, +33%) or from 64 to 81
-// (u64 keys), so those keep the plain form. VKC_RADIX_FULL_TILES=0/1 forces either form.
 // Whether the last pass of 64-bit keys writes each key with one 8-byte store
 // (sort/radix/scatter_paired_last) instead of a word at a time. On an H100 (2026-11-25) that pass
 // took 0.793 ms against 0.54-0.55 for each other pass of a u64 sort at 2^26 keys: it is the one
@@ -406,6 +400,12 @@ bool use_partitioned(const DeviceInfo& device) {
 // yet measured, so off; VKC_RADIX_PAIRED_LAST_PASS=1 turns it on (docs/perf-notes.md).
 bool paired_last_pass() { return env_flag("VKC_RADIX_PAIRED_LAST_PASS").value_or(false); }
 
+// The scatter's shader: subgroupPartitionNV (use_partitioned), or ballots in one of two forms.
+// sort/radix/scatter_full_tiles has a second copy of the key loads and the scatter for full
+// tiles, without the per-key clamps, stand-ins and count checks. On an H100 (2026-11-25) it sorted
+// 32-bit keys alone 2-2.5% faster from 2^24 to 2^28 keys, at the same 64 registers; with values or
+// 64-bit keys the copies took the scatter from 72 to 94 registers (pairs, +33%) or from 64 to 81
+// (u64 keys), so those keep the plain form. VKC_RADIX_FULL_TILES=0/1 forces either form.
 const char* scatter_shader(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t value_words) {
   if (use_partitioned(device)) return "sort/radix/scatter_partitioned";
   const bool full_tiles = env_flag("VKC_RADIX_FULL_TILES").value_or(key_words == 1 && value_words == 0);
