@@ -400,15 +400,22 @@ bool use_partitioned(const DeviceInfo& device) {
 // yet measured, so off; VKC_RADIX_PAIRED_LAST_PASS=1 turns it on (docs/perf-notes.md).
 bool paired_last_pass() { return env_flag("VKC_RADIX_PAIRED_LAST_PASS").value_or(false); }
 
-// The scatter's shader: subgroupPartitionNV (use_partitioned), or ballots in one of two forms.
+// The scatter's shader: subgroupPartitionNV (use_partitioned), the paired writes of a 64-bit
+// key sort's last pass where asked for (paired_last_pass), or ballots in one of two forms.
 // sort/radix/scatter_full_tiles has a second copy of the key loads and the scatter for full
 // tiles, without the per-key clamps, stand-ins and count checks. On an H100 (2026-11-25) it sorted
 // 32-bit keys alone 2-2.5% faster from 2^24 to 2^28 keys, at the same 64 registers; with values or
 // 64-bit keys the copies took the scatter from 72 to 94 registers (pairs, +33%) or from 64 to 81
 // (u64 keys), so those keep the plain form. VKC_RADIX_FULL_TILES=0/1 forces either form.
-const char* scatter_shader(const DeviceInfo& device, std::uint32_t key_words, std::uint32_t value_words) {
+// Pass `pass` of plan p binds the caller's keys at `keys_offset` bytes.
+const char* scatter_shader(const DeviceInfo& device, const Plan& p, std::uint32_t pass, VkDeviceSize keys_offset) {
   if (use_partitioned(device)) return "sort/radix/scatter_partitioned";
-  const bool full_tiles = env_flag("VKC_RADIX_FULL_TILES").value_or(key_words == 1 && value_words == 0);
+  // Pass 7, when it runs, is the last that runs and writes the caller's interleaved keys (a key
+  // buffer at an offset that is not a multiple of 8 bytes keeps the word-at-a-time writes).
+  if (paired_last_pass() && p.key_words == 2 && pass + 1 == p.passes && keys_offset % 8 == 0) {
+    return "sort/radix/scatter_paired_last";
+  }
+  const bool full_tiles = env_flag("VKC_RADIX_FULL_TILES").value_or(p.key_words == 1 && p.value_words == 0);
   return full_tiles ? "sort/radix/scatter_full_tiles" : "sort/radix/scatter";
 }
 
@@ -565,12 +572,8 @@ class RadixSort final : public Algorithm {
     if (!p.lookback && pass != 0) record_upsweep(ctx, r, job, p, b, push);  // the histogram counted pass 0's tiles
     if (from_table) record_scan_tiles(ctx, r, p, b, push);
     const std::uint32_t scan_mode = !p.lookback ? kScanTable : from_table ? kScanTableClearing : kScanLookback;
-    // Pass 7, when it runs, is the last that runs and writes the caller's interleaved keys (a key
-    // buffer at an offset that is not a multiple of 8 bytes keeps the word-at-a-time writes).
-    const bool paired = paired_last_pass() && p.key_words == 2 && pass + 1 == p.passes && b.keys_a.offset % 8 == 0 &&
-                        !use_partitioned(ctx.info());
     const Pipeline& pipe = pipeline(
-        ctx, {.shader = paired ? "sort/radix/scatter_paired_last" : scatter_shader(ctx.info(), p.key_words, p.value_words),
+        ctx, {.shader = scatter_shader(ctx.info(), p, pass, b.keys_a.offset),
               .specialization = {t.workgroup, t.items, p.key_words, p.value_words, key_kind(job.key_type),
                                  job.descending() ? 1u : 0u, t.max_subgroups, scan_mode, t.shared_words,
                                  ballot_words(ctx.info()), lookback_window(ctx.info()), lookback_spins(ctx.info()) ? 1u : 0u,
