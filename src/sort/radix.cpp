@@ -7,7 +7,8 @@
 // buffers (A) and the temporary ones (B); the GPU decides which pair each pass reads, and a last
 // kernel copies B to A when an odd number of passes ran. A pass's shader (scatter_shader) is
 // sort/radix/scatter, or its copy with a guard-free path for full tiles (32-bit keys alone), or
-// the match-any ranking on request.
+// for the last pass of 64-bit keys a copy that stores each key whole, or the match-any ranking on
+// request.
 //
 // A tile's global digit offsets come from one of two scans:
 // - look-back: single-pass chained scan with decoupled look-back; workgroups wait on earlier
@@ -396,12 +397,15 @@ bool use_partitioned(const DeviceInfo& device) {
 // Whether the last pass of 64-bit keys writes each key with one 8-byte store
 // (sort/radix/scatter_paired_last) instead of a word at a time. On an H100 (2026-11-25) that pass
 // took 0.793 ms against 0.54-0.55 for each other pass of a u64 sort at 2^26 keys: it is the one
-// that writes the caller's interleaved layout, and it writes half of every sector at a time. Not
-// yet measured, so off; VKC_RADIX_PAIRED_LAST_PASS=1 turns it on (docs/perf-notes.md).
-bool paired_last_pass() { return env_flag("VKC_RADIX_PAIRED_LAST_PASS").value_or(false); }
+// that writes the caller's interleaved layout, and the plain shader writes half of every sector at
+// a time. The paired stores sorted u64 keys 2.2% faster at 2^26 and 1.6% at 2^27 (a tie at 2^24),
+// though the pipeline takes 81 registers where the plain one takes 64; two 4-byte stores issued
+// together in its place were slower (docs/perf-notes.md, sixth session of 2026-11-25).
+// VKC_RADIX_PAIRED_LAST_PASS=0 turns it off.
+bool paired_last_pass() { return env_flag("VKC_RADIX_PAIRED_LAST_PASS").value_or(true); }
 
 // The scatter's shader: subgroupPartitionNV (use_partitioned), the paired writes of a 64-bit
-// key sort's last pass where asked for (paired_last_pass), or ballots in one of two forms.
+// key sort's last pass (paired_last_pass), or ballots in one of two forms.
 // sort/radix/scatter_full_tiles has a second copy of the key loads and the scatter for full
 // tiles, without the per-key clamps, stand-ins and count checks. On an H100 (2026-11-25) it sorted
 // 32-bit keys alone 2-2.5% faster from 2^24 to 2^28 keys, at the same 64 registers; with values or
