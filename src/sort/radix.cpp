@@ -198,9 +198,11 @@ std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vend
 // - the look-back with 32-bit values from 2^23: 448 x 18 in two rounds, 72 registers. u32 pairs
 //   2.48 against 2.65 (448 x 14 unpacked); 448 x 20 took 95-111 registers, 512 x 16 81 (2026-11-25:
 //   one workgroup per SM, 3.24 ms). u64 keys with u32 values keep 448 x 14 (448 x 18 not measured);
-// - 64-bit keys alone from 2^23: 512 x 16 in two rounds, 64 registers (2026-11-25, tiles by
-//   workgroup index: 1.380 against 1.407 ms at 2^24 and 5.06 against 5.16 at 2^26 for 448 x 18,
-//   which had taken 5.26 against 5.50 for 448 x 14 unpacked);
+// - 64-bit keys alone from 2^23: 448 x 18 in two rounds, 72 registers, where the last pass's
+//   paired stores (paired_last_pass) keep them; at 512 x 16 that pipeline took 81 registers, one
+//   workgroup per SM (sixth session of 2026-11-25, ms at 2^26, word-at-a-time last pass in
+//   brackets: H100 4.58-4.60 against 4.73 for 512 x 16 (4.85-4.86), H200 4.455 against 4.53
+//   (4.44); earlier, with the word-at-a-time last pass, 512 x 16 had been 2% faster than 448 x 18);
 // - u32 keys with u64 values, look-back: 512 x 10 in two rounds, whose two value planes still
 //   stage in 20 KiB (twelfth session: 3.70 against 4.58 for one round of 40 KiB, one workgroup per
 //   SM);
@@ -233,7 +235,7 @@ std::optional<TileShape> nvidia_tile(const DeviceInfo& device, std::uint32_t key
   if (max_count <= kMediumTileUpTo && keys_alone) return TileShape{512, 16, 2};
   if (max_count <= kMediumTileUpTo && value_words < 2) return TileShape{512, 10, 1};
   if (keys_alone) return TileShape{512, 20, 2};
-  if (value_words == 0) return TileShape{512, 16, 2};
+  if (value_words == 0) return TileShape{448, 18, 2};
   if (key_words == 1 && value_words == 1) return TileShape{448, 18, 2};
   if (value_words == 1) return TileShape{448, 14, 2};
   return key_words == 1 ? std::optional<TileShape>({512, 10, 2}) : std::nullopt;
@@ -395,14 +397,17 @@ bool use_partitioned(const DeviceInfo& device) {
 }
 
 // Whether the last pass of 64-bit keys writes each key with one 8-byte store
-// (sort/radix/scatter_paired_last) instead of a word at a time. On an H100 (2026-11-25) that pass
-// took 0.793 ms against 0.54-0.55 for each other pass of a u64 sort at 2^26 keys: it is the one
-// that writes the caller's interleaved layout, and the plain shader writes half of every sector at
-// a time. The paired stores sorted u64 keys 2.2% faster at 2^26 and 1.6% at 2^27 (a tie at 2^24),
-// though the pipeline takes 81 registers where the plain one takes 64; two 4-byte stores issued
-// together in its place were slower (docs/perf-notes.md, sixth session of 2026-11-25).
-// VKC_RADIX_PAIRED_LAST_PASS=0 turns it off.
-bool paired_last_pass() { return env_flag("VKC_RADIX_PAIRED_LAST_PASS").value_or(true); }
+// (sort/radix/scatter_paired_last) instead of a word at a time: by default for 64-bit keys alone.
+// On an H100 (2026-11-25) that pass took 0.793 ms against 0.54-0.55 for each other pass of a u64
+// sort at 2^26 keys: it is the one that writes the caller's interleaved layout, and the plain
+// shader stores each key's two words in two phases, so every warp's store covers 256 bytes for 128
+// of data, twice as many L2 writes as a planar pass. With the paired stores and the 448 x 18 tile
+// (nvidia_tile) u64 keys sort 5.4% faster on the H100 at 2^26 and 2^27, 1.5% at 2^24, and 0.3-0.8%
+// slower on an H200 (docs/perf-notes.md, sixth session of 2026-11-25). Not measured with values.
+// VKC_RADIX_PAIRED_LAST_PASS=0 turns it off, =1 on with values too.
+bool paired_last_pass(const Plan& p) {
+  return env_flag("VKC_RADIX_PAIRED_LAST_PASS").value_or(p.value_words == 0);
+}
 
 // The scatter's shader: subgroupPartitionNV (use_partitioned), the paired writes of a 64-bit
 // key sort's last pass (paired_last_pass), or ballots in one of two forms.
@@ -416,7 +421,7 @@ const char* scatter_shader(const DeviceInfo& device, const Plan& p, std::uint32_
   if (use_partitioned(device)) return "sort/radix/scatter_partitioned";
   // Pass 7, when it runs, is the last that runs and writes the caller's interleaved keys (a key
   // buffer at an offset that is not a multiple of 8 bytes keeps the word-at-a-time writes).
-  if (paired_last_pass() && p.key_words == 2 && pass + 1 == p.passes && keys_offset % 8 == 0) {
+  if (paired_last_pass(p) && p.key_words == 2 && pass + 1 == p.passes && keys_offset % 8 == 0) {
     return "sort/radix/scatter_paired_last";
   }
   const bool full_tiles = env_flag("VKC_RADIX_FULL_TILES").value_or(p.key_words == 1 && p.value_words == 0);
