@@ -96,9 +96,10 @@ void plan_passes(uvec2 pass_grid, uvec2 copy_grid, bool copying_pass, bool misco
   uint in_b = 0u;  // where the data is before pass p
   for (uint p = 0u; p < PASSES; ++p) {
     uint info = in_b != 0u ? PASS_FROM_B : 0u;
-    // Split keys are planar between the first pass and the last (key_word_index).
-    if (SPLIT_KEY && p > first_run) info |= PASS_READ_PLANAR;
-    if (SPLIT_KEY && p < last_run) info |= PASS_WRITE_PLANAR;
+    // Split keys are planar between the first pass and the last (key_word_index), unless every
+    // pass stores each key whole (INTERLEAVED_PASSES).
+    if (SPLIT_KEY && !INTERLEAVED_PASSES && p > first_run) info |= PASS_READ_PLANAR;
+    if (SPLIT_KEY && !INTERLEAVED_PASSES && p < last_run) info |= PASS_WRITE_PLANAR;
     if (p == copy_pass) info |= PASS_COPY;
     state[STATE_PASS_INFO + p] = info;
     set_grid(STATE_DISPATCH + p * 3u, skip[p] ? uvec2(0u, 1u) : pass_grid);

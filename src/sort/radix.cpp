@@ -288,6 +288,7 @@ struct Plan {
   std::uint32_t passes = 4;
   bool lookback = false;
   bool first_from_table = true;  // pass 0 reads its offsets from the histogram's tile table
+  bool interleaved = false;       // split keys stay interleaved between passes (interleaved_passes)
   Tuning tuning;
   std::uint32_t first_table = 0;  // the state word where pass 0's tile table starts
   std::uint64_t tiles = 0;
@@ -397,7 +398,7 @@ bool use_partitioned(const DeviceInfo& device) {
 }
 
 // Whether the last pass of 64-bit keys writes each key with one 8-byte store
-// (sort/radix/scatter_paired_last) instead of a word at a time: by default for 64-bit keys alone.
+// (sort/radix/scatter_paired) instead of a word at a time: by default for 64-bit keys alone.
 // On an H100 (2026-11-25) that pass took 0.793 ms against 0.54-0.55 for each other pass of a u64
 // sort at 2^26 keys: it is the one that writes the caller's interleaved layout, and the plain
 // shader stores each key's two words in two phases, so every warp's store covers 256 bytes for 128
@@ -407,6 +408,19 @@ bool use_partitioned(const DeviceInfo& device) {
 // VKC_RADIX_PAIRED_LAST_PASS=0 turns it off, =1 on with values too.
 bool paired_last_pass(const Plan& p) {
   return env_flag("VKC_RADIX_PAIRED_LAST_PASS").value_or(p.value_words == 0);
+}
+
+// Whether 64-bit keys stay interleaved between passes, every pass storing each key with one
+// 8-byte store (sort/radix/scatter_paired), instead of planar between the first pass and the
+// last: by default for 64-bit keys alone whose buffer sits at a multiple of 8 bytes. A planar pass
+// reads and writes each word with its own 4-byte accesses; an interleaved one reads the two words
+// with 4-byte loads too, but stores the key with one instruction. On an H100 and an H200
+// (2026-11-25, 448 x 18 tiles) u64 keys sorted 5-13% faster so (2^26: 4.364 against 4.60 ms and
+// 4.061 against 4.456; docs/perf-notes.md, sixth session of 2026-11-25); not measured with
+// values. VKC_RADIX_INTERLEAVED=0 turns it off, =1 on with values too.
+bool interleaved_passes(const Plan& p, VkDeviceSize keys_offset) {
+  return p.key_words == 2 && keys_offset % 8 == 0 &&
+         env_flag("VKC_RADIX_INTERLEAVED").value_or(p.value_words == 0);
 }
 
 // The scatter's shader: subgroupPartitionNV (use_partitioned), the paired writes of a 64-bit
@@ -421,8 +435,9 @@ const char* scatter_shader(const DeviceInfo& device, const Plan& p, std::uint32_
   if (use_partitioned(device)) return "sort/radix/scatter_partitioned";
   // Pass 7, when it runs, is the last that runs and writes the caller's interleaved keys (a key
   // buffer at an offset that is not a multiple of 8 bytes keeps the word-at-a-time writes).
+  if (p.interleaved) return "sort/radix/scatter_paired";
   if (paired_last_pass(p) && p.key_words == 2 && pass + 1 == p.passes && keys_offset % 8 == 0) {
-    return "sort/radix/scatter_paired_last";
+    return "sort/radix/scatter_paired";
   }
   const bool full_tiles = env_flag("VKC_RADIX_FULL_TILES").value_or(p.key_words == 1 && p.value_words == 0);
   return full_tiles ? "sort/radix/scatter_full_tiles" : "sort/radix/scatter";
@@ -513,7 +528,8 @@ class RadixSort final : public Algorithm {
       }
       lookback = false;
     }
-    const Plan p = make_plan(device, job.key_type, job.value_type, job.max_count, lookback);
+    Plan p = make_plan(device, job.key_type, job.value_type, job.max_count, lookback);
+    p.interleaved = interleaved_passes(p, job.keys.offset);
     if (job.temporary_bytes < p.total) throw Error("radix sort: the temporary buffer is too small");
     const Bindings b = make_bindings(job, p);
     const bool doubles = job.key_type == KeyType::f64;
@@ -551,7 +567,8 @@ class RadixSort final : public Algorithm {
     const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/histogram",
                                           .specialization = {wg, items, p.key_words, key_kind(job.key_type),
                                                              job.descending() ? 1u : 0u, p.passes, max_subgroups(device, wg),
-                                                             p.first_from_table ? 1u : 0u, doubles, vectors ? 1u : 0u},
+                                                             p.first_from_table ? 1u : 0u, doubles, vectors ? 1u : 0u,
+                                                             p.interleaved ? 1u : 0u},
                                           .bindings = 3,
                                           .push_bytes = sizeof(HistogramPush)});
     const Binding keys{b.keys_a.buffer, doubles ? Access::read_write : Access::read, b.keys_a.offset, b.keys_a.range};
