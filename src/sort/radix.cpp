@@ -198,11 +198,12 @@ std::uint32_t keys_per_invocation(const DeviceInfo& device) { return device.vend
 // - the look-back with 32-bit values from 2^23: 448 x 18 in two rounds, 72 registers. u32 pairs
 //   2.48 against 2.65 (448 x 14 unpacked); 448 x 20 took 95-111 registers, 512 x 16 81 (2026-11-25:
 //   one workgroup per SM, 3.24 ms). u64 keys with u32 values keep 448 x 14 (448 x 18 not measured);
-// - 64-bit keys alone from 2^23: 448 x 18 in two rounds, 72 registers, where the last pass's
-//   paired stores (paired_last_pass) keep them; at 512 x 16 that pipeline took 81 registers, one
-//   workgroup per SM (sixth session of 2026-11-25, ms at 2^26, word-at-a-time last pass in
-//   brackets: H100 4.58-4.60 against 4.73 for 512 x 16 (4.85-4.86), H200 4.455 against 4.53
-//   (4.44); earlier, with the word-at-a-time last pass, 512 x 16 had been 2% faster than 448 x 18);
+// - 64-bit keys alone from 2^23: 448 x 18 in two rounds, 72 registers, which the paired
+//   pipeline (interleaved_passes, paired_last_pass) keeps; at 512 x 16 it took 81 registers, one
+//   workgroup per SM (sixth session of 2026-11-25, planar passes, ms at 2^26, word-at-a-time last
+//   pass in brackets: H100 4.58-4.60 against 4.73 for 512 x 16 (4.85-4.86), H200 4.455 against
+//   4.53 (4.44); interleaved: 4.364 against 5.47 and 4.061 against 5.36). With the word-at-a-time
+//   last pass, 512 x 16 had been 2% faster than 448 x 18;
 // - u32 keys with u64 values, look-back: 512 x 10 in two rounds, whose two value planes still
 //   stage in 20 KiB (twelfth session: 3.70 against 4.58 for one round of 40 KiB, one workgroup per
 //   SM);
@@ -397,8 +398,8 @@ bool use_partitioned(const DeviceInfo& device) {
   return device.subgroup_partitioned && env_flag("VKC_RADIX_PARTITIONED").value_or(false);
 }
 
-// Whether the last pass of 64-bit keys writes each key with one 8-byte store
-// (sort/radix/scatter_paired) instead of a word at a time: by default for 64-bit keys alone.
+// Whether the last pass of planar 64-bit keys (interleaved_passes off) writes each key with one
+// 8-byte store (sort/radix/scatter_paired) instead of a word at a time: by default for keys alone.
 // On an H100 (2026-11-25) that pass took 0.793 ms against 0.54-0.55 for each other pass of a u64
 // sort at 2^26 keys: it is the one that writes the caller's interleaved layout, and the plain
 // shader stores each key's two words in two phases, so every warp's store covers 256 bytes for 128
