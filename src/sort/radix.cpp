@@ -290,6 +290,7 @@ struct Plan {
   bool lookback = false;
   bool first_from_table = true;  // pass 0 reads its offsets from the histogram's tile table
   bool interleaved = false;       // split keys stay interleaved between passes (interleaved_passes)
+  bool paired_last = false;       // their last pass stores whole keys (paired_last_pass)
   Tuning tuning;
   std::uint32_t first_table = 0;  // the state word where pass 0's tile table starts
   std::uint64_t tiles = 0;
@@ -413,33 +414,26 @@ bool paired_last_pass(const Plan& p) {
 
 // Whether 64-bit keys stay interleaved between passes, every pass storing each key with one
 // 8-byte store (sort/radix/scatter_paired), instead of planar between the first pass and the
-// last: by default for 64-bit keys alone whose buffer sits at a multiple of 8 bytes. A planar pass
+// last: by default for 64-bit keys alone (choose_whole_key_stores checks alignment). A planar pass
 // reads and writes each word with its own 4-byte accesses; an interleaved one reads the two words
 // with 4-byte loads too, but stores the key with one instruction. On an H100 and an H200
 // (2026-11-25, 448 x 18 tiles) u64 keys sorted 5-13% faster so (2^26: 4.364 against 4.60 ms and
 // 4.061 against 4.456; docs/perf-notes.md, sixth session of 2026-11-25); not measured with
 // values. VKC_RADIX_INTERLEAVED=0 turns it off, =1 on with values too.
-bool interleaved_passes(const Plan& p, VkDeviceSize keys_offset) {
-  return p.key_words == 2 && keys_offset % 8 == 0 &&
-         env_flag("VKC_RADIX_INTERLEAVED").value_or(p.value_words == 0);
-}
+bool interleaved_passes(const Plan& p) { return env_flag("VKC_RADIX_INTERLEAVED").value_or(p.value_words == 0); }
 
-// The scatter's shader: subgroupPartitionNV (use_partitioned), the paired writes of a 64-bit
-// key sort's last pass (paired_last_pass), or ballots in one of two forms.
+// The scatter's shader: subgroupPartitionNV (use_partitioned), the whole-key stores of 64-bit
+// keys (every pass where they stay interleaved, else the last pass where asked for:
+// choose_whole_key_stores), or ballots in one of two forms.
 // sort/radix/scatter_full_tiles has a second copy of the key loads and the scatter for full
 // tiles, without the per-key clamps, stand-ins and count checks. On an H100 (2026-11-25) it sorted
 // 32-bit keys alone 2-2.5% faster from 2^24 to 2^28 keys, at the same 64 registers; with values or
 // 64-bit keys the copies took the scatter from 72 to 94 registers (pairs, +33%) or from 64 to 81
 // (u64 keys), so those keep the plain form. VKC_RADIX_FULL_TILES=0/1 forces either form.
-// Pass `pass` of plan p binds the caller's keys at `keys_offset` bytes.
-const char* scatter_shader(const DeviceInfo& device, const Plan& p, std::uint32_t pass, VkDeviceSize keys_offset) {
+const char* scatter_shader(const DeviceInfo& device, const Plan& p, std::uint32_t pass) {
   if (use_partitioned(device)) return "sort/radix/scatter_partitioned";
-  // Pass 7, when it runs, is the last that runs and writes the caller's interleaved keys (a key
-  // buffer at an offset that is not a multiple of 8 bytes keeps the word-at-a-time writes).
-  if (p.interleaved) return "sort/radix/scatter_paired";
-  if (paired_last_pass(p) && p.key_words == 2 && pass + 1 == p.passes && keys_offset % 8 == 0) {
-    return "sort/radix/scatter_paired";
-  }
+  // Pass 7, when it runs, is the last that runs and writes the caller's interleaved keys.
+  if (p.interleaved || (p.paired_last && pass + 1 == p.passes)) return "sort/radix/scatter_paired";
   const bool full_tiles = env_flag("VKC_RADIX_FULL_TILES").value_or(p.key_words == 1 && p.value_words == 0);
   return full_tiles ? "sort/radix/scatter_full_tiles" : "sort/radix/scatter";
 }
@@ -493,6 +487,14 @@ Bindings make_bindings(const Job& job, const Plan& p) {
   return b;
 }
 
+// Sets where plan p stores 64-bit keys whole: sort/radix/scatter_paired views the key buffers as
+// 8-byte words, so both must sit at a multiple of 8 bytes; elsewhere every word is stored alone.
+void choose_whole_key_stores(Plan& p, const Bindings& b) {
+  const bool aligned = p.key_words == 2 && b.keys_a.offset % 8 == 0 && b.keys_b.offset % 8 == 0;
+  p.interleaved = aligned && interleaved_passes(p);
+  p.paired_last = aligned && !p.interleaved && paired_last_pass(p);
+}
+
 struct PassPush {
   std::uint32_t pass, tiles, max_count;
   std::uint32_t table;  // the tile table's first state word (tile-table scans)
@@ -530,9 +532,9 @@ class RadixSort final : public Algorithm {
       lookback = false;
     }
     Plan p = make_plan(device, job.key_type, job.value_type, job.max_count, lookback);
-    p.interleaved = interleaved_passes(p, job.keys.offset);
     if (job.temporary_bytes < p.total) throw Error("radix sort: the temporary buffer is too small");
     const Bindings b = make_bindings(job, p);
+    choose_whole_key_stores(p, b);
     const bool doubles = job.key_type == KeyType::f64;
     Job inner = job;  // what the kernels sort: doubles as their ordered form, ascending
     inner.key_type = kernel_key_type(job.key_type);
@@ -600,7 +602,7 @@ class RadixSort final : public Algorithm {
     if (from_table) record_scan_tiles(ctx, r, p, b, push);
     const std::uint32_t scan_mode = !p.lookback ? kScanTable : from_table ? kScanTableClearing : kScanLookback;
     const Pipeline& pipe = pipeline(
-        ctx, {.shader = scatter_shader(ctx.info(), p, pass, b.keys_a.offset),
+        ctx, {.shader = scatter_shader(ctx.info(), p, pass),
               .specialization = {t.workgroup, t.items, p.key_words, p.value_words, key_kind(job.key_type),
                                  job.descending() ? 1u : 0u, t.max_subgroups, scan_mode, t.shared_words,
                                  ballot_words(ctx.info()), lookback_window(ctx.info()), lookback_spins(ctx.info()) ? 1u : 0u,
