@@ -399,8 +399,9 @@ bool use_partitioned(const DeviceInfo& device) {
   return device.subgroup_partitioned && env_flag("VKC_RADIX_PARTITIONED").value_or(false);
 }
 
-// Whether the last pass of planar 64-bit keys (interleaved_passes off) writes each key with one
-// 8-byte store (sort/radix/scatter_paired) instead of a word at a time: by default for keys alone.
+// Whether the last pass of planar 64-bit keys (interleaved_passes off, or keys whose buffers are
+// not 8-byte aligned) writes each key with one 8-byte store (sort/radix/scatter_paired) instead of
+// a word at a time: by default for keys alone.
 // On an H100 (2026-11-25) that pass took 0.793 ms against 0.54-0.55 for each other pass of a u64
 // sort at 2^26 keys: it is the one that writes the caller's interleaved layout, and the plain
 // shader stores each key's two words in two phases, so every warp's store covers 256 bytes for 128
@@ -414,13 +415,15 @@ bool paired_last_pass(const Plan& p) {
 
 // Whether 64-bit keys stay interleaved between passes, every pass storing each key with one
 // 8-byte store (sort/radix/scatter_paired), instead of planar between the first pass and the
-// last: by default for 64-bit keys alone (choose_whole_key_stores checks alignment). A planar pass
-// reads and writes each word with its own 4-byte accesses; an interleaved one reads the two words
-// with 4-byte loads too, but stores the key with one instruction. On an H100 and an H200
-// (2026-11-25, 448 x 18 tiles) u64 keys sorted 5-13% faster so (2^26: 4.364 against 4.60 ms and
-// 4.061 against 4.456; docs/perf-notes.md, sixth session of 2026-11-25); not measured with
-// values. VKC_RADIX_INTERLEAVED=0 turns it off, =1 on with values too.
-bool interleaved_passes(const Plan& p) { return env_flag("VKC_RADIX_INTERLEAVED").value_or(p.value_words == 0); }
+// last: by default, with or without values (choose_whole_key_stores checks alignment). A planar
+// pass reads and writes each word with its own 4-byte accesses; an interleaved one reads the two
+// words with 4-byte loads too, but stores the key with one instruction. On an H100 and an H200
+// (2026-11-25, 448 x 18 tiles) u64 keys alone sorted 5-13% faster so (2^26: 4.364 against 4.60 ms
+// and 4.061 against 4.456); with values, on an H100 (2026-11-26, same registers: 72 with 32-bit
+// values, 76 with 64-bit ones), u64 keys with u32 values 14-17% faster from 2^22 to 2^26 (6.550
+// against 7.80 ms at 2^26) and with u64 values 6-7% (9.52 against 10.17; docs/perf-notes.md).
+// VKC_RADIX_INTERLEAVED=0 turns it off.
+bool interleaved_passes() { return env_flag("VKC_RADIX_INTERLEAVED").value_or(true); }
 
 // The scatter's shader: subgroupPartitionNV (use_partitioned), the whole-key stores of 64-bit
 // keys (every pass where they stay interleaved, else the last pass where asked for:
@@ -491,7 +494,7 @@ Bindings make_bindings(const Job& job, const Plan& p) {
 // 8-byte words, so both must sit at a multiple of 8 bytes; elsewhere every word is stored alone.
 void choose_whole_key_stores(Plan& p, const Bindings& b) {
   const bool aligned = p.key_words == 2 && b.keys_a.offset % 8 == 0 && b.keys_b.offset % 8 == 0;
-  p.interleaved = aligned && interleaved_passes(p);
+  p.interleaved = aligned && interleaved_passes();
   p.paired_last = aligned && !p.interleaved && paired_last_pass(p);
 }
 
