@@ -158,16 +158,19 @@ Tables tabulate(const BenchArgs& args, const SortDesc& desc, const std::vector<S
   const std::string kt(to_string(desc.key_type)), vt = args.values;
   for (const Row& row : rows) {
     const double cub = row.peer_ms.count("cub_radix") ? row.peer_ms.at("cub_radix") : -1;
+    // A timed GPU sort's CSV row: its cub_ms is CUB's radix sort, the reference, for every sort,
+    // ours and the peers' alike (the peers verify their own output).
+    const auto add_gpu_row = [&](const std::string& name, double ms) {
+      tall.add_row({name, kt, vt, args.order, args.dist, std::to_string(row.n), bench::fixed(ms, 5), "",
+                    keys_per_s(row.n, ms), bench::fixed(cub, 5), cub > 0 ? bench::fixed(cub / ms, 3) : "", "yes"});
+    };
     std::vector<std::string> cells = {std::to_string(row.n), bench::fixed(row.cpu_ms), bench::fixed(row.cpu_par_ms)};
     double fastest = -1;
     for (SortAlgorithm a : algos) {
       const double ms = row.gpu_ms.count(a) ? row.gpu_ms.at(a) : -1;
       cells.push_back(bench::fixed(ms, 4));
       if (ms > 0 && (fastest < 0 || ms < fastest)) fastest = ms;
-      if (ms > 0) {
-        tall.add_row({std::string(to_string(a)), kt, vt, args.order, args.dist, std::to_string(row.n), bench::fixed(ms, 5),
-                      "", keys_per_s(row.n, ms), bench::fixed(cub, 5), cub > 0 ? bench::fixed(cub / ms, 3) : "", "yes"});
-      }
+      if (ms > 0) add_gpu_row(std::string(to_string(a)), ms);
     }
     cells.push_back(keys_per_s(row.n, fastest));
     if (!args.no_transfer) {
@@ -185,12 +188,7 @@ Tables tabulate(const BenchArgs& args, const SortDesc& desc, const std::vector<S
       const double radix = row.gpu_ms.count(SortAlgorithm::radix) ? row.gpu_ms.at(SortAlgorithm::radix) : -1;
       cells.insert(cells.end(), {bench::fixed(cub, 4), bench::fixed(merge, 4),
                                  cub > 0 && radix > 0 ? bench::fixed(cub / radix, 2) + "x" : ""});
-      // Every row's cub_ms is CUB's radix sort, the reference, so that cub_merge's ratio says how it
-      // compares with it too (the peers verify their own output).
-      for (const auto& [name, ms] : row.peer_ms) {
-        tall.add_row({name, kt, vt, args.order, args.dist, std::to_string(row.n), bench::fixed(ms, 5), "",
-                      keys_per_s(row.n, ms), bench::fixed(cub, 5), cub > 0 ? bench::fixed(cub / ms, 3) : "", "yes"});
-      }
+      for (const auto& [name, ms] : row.peer_ms) add_gpu_row(name, ms);
     }
     wide.add_row(cells);
   }
