@@ -421,7 +421,8 @@ bool paired_last_pass(const Plan& p) {
 // (2026-11-25, 448 x 18 tiles) u64 keys alone sorted 5-13% faster so (2^26: 4.364 against 4.60 ms
 // and 4.061 against 4.456); with values, on an H100 (2026-11-26, same registers: 72 with 32-bit
 // values, 76 with 64-bit ones), u64 keys with u32 values 14-17% faster from 2^22 to 2^26 (6.550
-// against 7.80 ms at 2^26) and with u64 values 6-7% (9.52 against 10.17; docs/perf-notes.md).
+// against 7.80 ms at 2^26) and with u64 values 6-7% (9.52 against 10.17), and on an H200 5.5-8.5%
+// and 5-6% (5.46 against 5.97 ms and 9.11 against 9.66 at 2^26; docs/perf-notes.md).
 // VKC_RADIX_INTERLEAVED=0 turns it off.
 bool interleaved_passes() { return env_flag("VKC_RADIX_INTERLEAVED").value_or(true); }
 
