@@ -458,14 +458,18 @@ bool lookback_spins(const DeviceInfo& device) {
   return env_flag("VKC_RADIX_LOOKBACK_SPIN").value_or(!device.is_software());
 }
 
-// Earlier tiles whose look-back words one invocation reads at once: 3 on NVIDIA, 4 elsewhere.
-// On an H100 (2026-11-25, since the subgroup starts) 3 sorted u32 keys 0.3-0.6% faster than 4 at
-// 2^26 and 2^28 in four rounds over two calls, pairs 0.4% at 2^26, u64 keys a tie, and 6 was
-// slower; before that kernel 3 and 4 had tied. VKC_RADIX_WINDOW sets it for tuning runs.
-std::uint32_t lookback_window(const DeviceInfo& device) {
+// Earlier tiles whose look-back words one invocation reads at once: on NVIDIA 2 for 32-bit keys
+// with 32-bit values and 3 otherwise, 4 elsewhere. On an H100 (2026-11-25, since the subgroup
+// starts) 3 sorted u32 keys 0.3-0.6% faster than 4 at 2^26 and 2^28 in four rounds over two calls,
+// pairs 0.4% at 2^26, u64 keys a tie, and 6 was slower; before that kernel 3 and 4 had tied. For
+// u32 pairs 2 was faster still on the H100: -1.0% at 2^26 (2026-11-25), then -0.8 to -1.1% at
+// 2^26, 2^27 and 2^28 in two probe rounds and -0.7% at 2^26 beside CUB (2026-11-26), a tie at 2^24
+// and on an H200 from 2^24 to 2^26 (docs/perf-notes.md). VKC_RADIX_WINDOW sets it for tuning runs.
+std::uint32_t lookback_window(const DeviceInfo& device, const Plan& p) {
   const std::uint64_t window = env_number("VKC_RADIX_WINDOW").value_or(0);
   if (window >= 1 && window <= 32) return static_cast<std::uint32_t>(window);
-  return device.vendor_id == kVendorNvidia ? 3 : 4;
+  if (device.vendor_id != kVendorNvidia) return 4;
+  return p.key_words == 1 && p.value_words == 1 ? 2 : 3;
 }
 
 // The buffers of one sort, as the kernels bind them.
@@ -609,7 +613,7 @@ class RadixSort final : public Algorithm {
         ctx, {.shader = scatter_shader(ctx.info(), p, pass),
               .specialization = {t.workgroup, t.items, p.key_words, p.value_words, key_kind(job.key_type),
                                  job.descending() ? 1u : 0u, t.max_subgroups, scan_mode, t.shared_words,
-                                 ballot_words(ctx.info()), lookback_window(ctx.info()), lookback_spins(ctx.info()) ? 1u : 0u,
+                                 ballot_words(ctx.info()), lookback_window(ctx.info(), p), lookback_spins(ctx.info()) ? 1u : 0u,
                                  t.staging_rounds, records_copy_back(p) ? 0u : 1u,  // COPYING: see records_copy_back
                                  t.packed_ranks ? 1u : 0u, t.reload_keys ? 1u : 0u, t.serial_ranking ? 1u : 0u,
                                  t.tickets ? 1u : 0u, t.aggregates_only ? 1u : 0u},
