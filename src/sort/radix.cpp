@@ -462,7 +462,7 @@ bool lookback_spins(const DeviceInfo& device) {
 // with 32-bit values and 3 otherwise, 4 elsewhere. On an H100 (2026-11-25, since the subgroup
 // starts) 3 sorted u32 keys 0.3-0.6% faster than 4 at 2^26 and 2^28 in four rounds over two calls,
 // pairs 0.4% at 2^26, u64 keys a tie, and 6 was slower; before that kernel 3 and 4 had tied. For
-// u32 pairs 2 was faster still on the H100: -1.0% at 2^26 (2026-11-25), then -0.8 to -1.1% at
+// u32 pairs 2 was faster still on the H100: -1.0% at 2^26 (2026-11-25), then -0.7 to -1.1% at
 // 2^26, 2^27 and 2^28 in two probe rounds and -0.7% at 2^26 beside CUB (2026-11-26), a tie at 2^24
 // and on an H200 from 2^24 to 2^26 (docs/perf-notes.md). VKC_RADIX_WINDOW sets it for tuning runs.
 std::uint32_t lookback_window(const DeviceInfo& device, const Plan& p) {
