@@ -18,6 +18,10 @@
 //   [STATE_DISPATCH + 24 + pass * 3]      the pass's scan_tiles grid, likewise
 //   [STATE_COPY_DISPATCH]                 copy_back's grid, written by prepare: no workgroups
 //                                         when the sorted data ends in the A buffers
+//   [STATE_PAIRED_DISPATCH + pass * 3]    32-bit pairs whose passes may keep them interleaved:
+//                                         the grid of the pass's interleaved pipeline, which
+//                                         prepare gives the pass's workgroups instead of
+//                                         STATE_DISPATCH's pipeline when they stay interleaved
 //   [STATE_HISTOGRAM_DONE]                histogram workgroups finished, so that the last one
 //                                         knows it is last
 //   [STATE_COUNTS + pass * 256 + digit]   the histogram of every digit of every pass, added to
@@ -42,6 +46,7 @@ const uint STATE_DISPATCH = 2080u;
 const uint STATE_SCAN_DISPATCH = STATE_DISPATCH + 24u;
 const uint STATE_COPY_DISPATCH = STATE_DISPATCH + 48u;
 const uint STATE_HISTOGRAM_DONE = STATE_DISPATCH + 52u;
+const uint STATE_PAIRED_DISPATCH = STATE_DISPATCH + 56u;
 const uint STATE_COUNTS = 2304u;
 const uint STATE_TILES = 4352u;
 

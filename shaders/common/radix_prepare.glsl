@@ -70,7 +70,11 @@ bool scan_pass_histogram(uint p, uint n, uint counts[PREPARE_DIGITS]) {
 // copy_back's barrier and dispatch (3-4 us on an H100) in every sort, not only where the count
 // is even already. Counts that do not add up (`miscounted`) run no pass at all: offsets made from
 // them could send keys past the buffers' ends.
-void plan_passes(uvec2 pass_grid, uvec2 copy_grid, bool copying_pass, bool miscounted) {
+// `paired_layout`: 32-bit keys with 32-bit values whose count the interleaved layout serves
+// (radix.cpp, interleaved_pairs); they stay interleaved between the first pass and the last when
+// every pass runs, each pass in the interleaved pipeline of its index, recorded beside the planar
+// one. Where a pass is skipped they stay planar: those pipelines fix their layouts by pass index.
+void plan_passes(uvec2 pass_grid, uvec2 copy_grid, bool copying_pass, bool miscounted, bool paired_layout) {
   bool skip[PASSES];
   uint running = 0u;
   for (uint p = 0u; p < PASSES; ++p) {
@@ -93,6 +97,7 @@ void plan_passes(uvec2 pass_grid, uvec2 copy_grid, bool copying_pass, bool misco
       last_run = p;
     }
   }
+  const bool paired = paired_layout && running == PASSES;  // no copying pass then
   uint in_b = 0u;  // where the data is before pass p
   for (uint p = 0u; p < PASSES; ++p) {
     uint info = in_b != 0u ? PASS_FROM_B : 0u;
@@ -102,7 +107,8 @@ void plan_passes(uvec2 pass_grid, uvec2 copy_grid, bool copying_pass, bool misco
     if (SPLIT_KEY && !INTERLEAVED_PASSES && p < last_run) info |= PASS_WRITE_PLANAR;
     if (p == copy_pass) info |= PASS_COPY;
     state[STATE_PASS_INFO + p] = info;
-    set_grid(STATE_DISPATCH + p * 3u, skip[p] ? uvec2(0u, 1u) : pass_grid);
+    set_grid(STATE_DISPATCH + p * 3u, skip[p] || paired ? uvec2(0u, 1u) : pass_grid);
+    set_grid(STATE_PAIRED_DISPATCH + p * 3u, paired ? pass_grid : uvec2(0u, 1u));
     // A copying pass needs no scan of its tiles' counts (reduce-then-scan's upsweep, which shares
     // the scatter's grid, still counts them: the rare pass that copies is not worth a grid of its own).
     set_grid(STATE_SCAN_DISPATCH + p * 3u, uvec2(skip[p] || p == copy_pass ? 0u : RADIX, 1u));
@@ -129,7 +135,9 @@ void prepare_passes(uint n, uvec2 pass_grid, uvec2 copy_grid, bool copying_pass)
   for (uint p = 0u; p < PASSES; ++p) counted_all = scan_pass_histogram(p, n, counts[p]) && counted_all;
   // Orders every skip flag before invocation 0 reads them.
   barrier();
-  if (gl_LocalInvocationIndex == 0u) plan_passes(pass_grid, copy_grid, copying_pass, !counted_all);
+  // The caller's two arrays hold half of the pairs each: the count must be even.
+  const bool paired_layout = !SPLIT_KEY && INTERLEAVED_PASSES && n % 2u == 0u && n >= PAIRED_FROM;
+  if (gl_LocalInvocationIndex == 0u) plan_passes(pass_grid, copy_grid, copying_pass, !counted_all, paired_layout);
 }
 
 #endif

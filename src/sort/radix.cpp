@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/kernels.hpp"
 #include "core/loader.hpp"
@@ -43,6 +44,7 @@ constexpr std::uint64_t kStateHeaderWords = 4352;
 constexpr std::uint64_t kDispatchWord = 2080;      // each pass's scatter grid (3 words), written by the histogram
 constexpr std::uint64_t kScanDispatchWord = 2104;  // each pass's scan_tiles grid
 constexpr std::uint64_t kCopyDispatchWord = 2128;  // copy_back's grid
+constexpr std::uint64_t kPairedDispatchWord = 2136;  // each pass's grid for its interleaved pairs' pipeline
 constexpr std::uint32_t kRadix = 256;
 // The scatter's SCAN_MODE (radix_scatter.glsl).
 constexpr std::uint32_t kScanLookback = 0, kScanTable = 1, kScanTableClearing = 2;
@@ -289,8 +291,10 @@ struct Plan {
   std::uint32_t passes = 4;
   bool lookback = false;
   bool first_from_table = true;  // pass 0 reads its offsets from the histogram's tile table
-  bool interleaved = false;       // split keys stay interleaved between passes (interleaved_passes)
+  bool interleaved = false;       // split keys (interleaved_passes) or 32-bit pairs (interleaved_pairs)
+                                  // stay interleaved between passes
   bool paired_last = false;       // their last pass stores whole keys (paired_last_pass)
+  std::uint64_t paired_from = 0;  // interleaved 32-bit pairs: the least count kept so
   Tuning tuning;
   std::uint32_t first_table = 0;  // the state word where pass 0's tile table starts
   std::uint64_t tiles = 0;
@@ -426,6 +430,21 @@ bool paired_last_pass(const Plan& p) {
 // VKC_RADIX_INTERLEAVED=0 turns it off.
 bool interleaved_passes() { return env_flag("VKC_RADIX_INTERLEAVED").value_or(true); }
 
+// The least count of 32-bit keys with 32-bit values that stays interleaved between the first pass
+// and the last (none: 0): each pass writes or reads every pair with one 8-byte access, in a layout
+// that splits the pairs evenly between the keys and the values array of each buffer pair, so that
+// no second temporary buffer is needed (sort/radix/scatter_interleaved_pairs). The GPU decides per
+// sort: only even counts from this one up whose four passes all run (radix_prepare.glsl). Only on
+// the look-back path whose passes all look back (the upsweep of reduce-then-scan and copy_back read
+// planar arrays). On an H100 (2026-11-26, probe) interleaved pairs sorted 5.9% faster at 2^27 and
+// 4.1% at 2^28, tied at 2^26 and lost 5% at 2^24, so NVIDIA takes them from 2^26; elsewhere they are
+// unmeasured and off. VKC_RADIX_INTERLEAVED_PAIRS=0 turns them off, =1 on for every count.
+std::uint64_t interleaved_pairs_from(const DeviceInfo& device) {
+  const std::optional<bool> forced = env_flag("VKC_RADIX_INTERLEAVED_PAIRS");
+  if (forced) return *forced ? 1 : 0;
+  return device.vendor_id == kVendorNvidia ? std::uint64_t{1} << 26 : 0;
+}
+
 // The scatter's shader: subgroupPartitionNV (use_partitioned), the whole-key stores of 64-bit
 // keys (every pass where they stay interleaved, else the last pass where asked for:
 // choose_whole_key_stores), or ballots in one of two forms.
@@ -437,7 +456,7 @@ bool interleaved_passes() { return env_flag("VKC_RADIX_INTERLEAVED").value_or(tr
 const char* scatter_shader(const DeviceInfo& device, const Plan& p, std::uint32_t pass) {
   if (use_partitioned(device)) return "sort/radix/scatter_partitioned";
   // Pass 7, when it runs, is the last that runs and writes the caller's interleaved keys.
-  if (p.interleaved || (p.paired_last && pass + 1 == p.passes)) return "sort/radix/scatter_paired";
+  if ((p.interleaved && p.key_words == 2) || (p.paired_last && pass + 1 == p.passes)) return "sort/radix/scatter_paired";
   const bool full_tiles = env_flag("VKC_RADIX_FULL_TILES").value_or(p.key_words == 1 && p.value_words == 0);
   return full_tiles ? "sort/radix/scatter_full_tiles" : "sort/radix/scatter";
 }
@@ -495,12 +514,20 @@ Bindings make_bindings(const Job& job, const Plan& p) {
   return b;
 }
 
-// Sets where plan p stores 64-bit keys whole: sort/radix/scatter_paired views the key buffers as
-// 8-byte words, so both must sit at a multiple of 8 bytes; elsewhere every word is stored alone.
-void choose_whole_key_stores(Plan& p, const Bindings& b) {
-  const bool aligned = p.key_words == 2 && b.keys_a.offset % 8 == 0 && b.keys_b.offset % 8 == 0;
-  p.interleaved = aligned && interleaved_passes();
-  p.paired_last = aligned && !p.interleaved && paired_last_pass(p);
+// Sets where plan p stores 64-bit keys, or 32-bit keys with 32-bit values, whole: the shaders that
+// do (scatter_paired, scatter_interleaved_pairs) view the buffers as 8-byte words, so each must sit
+// at a multiple of 8 bytes; elsewhere every word is stored alone.
+void choose_whole_stores(const DeviceInfo& device, Plan& p, const Bindings& b, std::uint64_t max_count) {
+  const bool keys_aligned = b.keys_a.offset % 8 == 0 && b.keys_b.offset % 8 == 0;
+  if (p.key_words == 2) {
+    p.interleaved = keys_aligned && interleaved_passes();
+    p.paired_last = keys_aligned && !p.interleaved && paired_last_pass(p);
+    return;
+  }
+  const bool pairs = p.value_words == 1 && p.lookback && !p.first_from_table && !use_partitioned(device);
+  const bool aligned = keys_aligned && b.values_a.offset % 8 == 0 && b.values_b.offset % 8 == 0;
+  p.paired_from = interleaved_pairs_from(device);
+  p.interleaved = pairs && aligned && p.paired_from != 0 && max_count >= p.paired_from;
 }
 
 struct PassPush {
@@ -542,7 +569,7 @@ class RadixSort final : public Algorithm {
     Plan p = make_plan(device, job.key_type, job.value_type, job.max_count, lookback);
     if (job.temporary_bytes < p.total) throw Error("radix sort: the temporary buffer is too small");
     const Bindings b = make_bindings(job, p);
-    choose_whole_key_stores(p, b);
+    choose_whole_stores(device, p, b, job.max_count);
     const bool doubles = job.key_type == KeyType::f64;
     Job inner = job;  // what the kernels sort: doubles as their ordered form, ascending
     inner.key_type = kernel_key_type(job.key_type);
@@ -579,7 +606,7 @@ class RadixSort final : public Algorithm {
                                           .specialization = {wg, items, p.key_words, key_kind(job.key_type),
                                                              job.descending() ? 1u : 0u, p.passes, max_subgroups(device, wg),
                                                              p.first_from_table ? 1u : 0u, doubles, vectors ? 1u : 0u,
-                                                             p.interleaved ? 1u : 0u},
+                                                             p.interleaved ? 1u : 0u, static_cast<std::uint32_t>(p.paired_from)},
                                           .bindings = 3,
                                           .push_bytes = sizeof(HistogramPush)});
     const Binding keys{b.keys_a.buffer, doubles ? Access::read_write : Access::read, b.keys_a.offset, b.keys_a.range};
@@ -609,19 +636,31 @@ class RadixSort final : public Algorithm {
     if (!p.lookback && pass != 0) record_upsweep(ctx, r, job, p, b, push);  // the histogram counted pass 0's tiles
     if (from_table) record_scan_tiles(ctx, r, p, b, push);
     const std::uint32_t scan_mode = !p.lookback ? kScanTable : from_table ? kScanTableClearing : kScanLookback;
-    const Pipeline& pipe = pipeline(
-        ctx, {.shader = scatter_shader(ctx.info(), p, pass),
-              .specialization = {t.workgroup, t.items, p.key_words, p.value_words, key_kind(job.key_type),
-                                 job.descending() ? 1u : 0u, t.max_subgroups, scan_mode, t.shared_words,
-                                 ballot_words(ctx.info()), lookback_window(ctx.info(), p), lookback_spins(ctx.info()) ? 1u : 0u,
-                                 t.staging_rounds, records_copy_back(p) ? 0u : 1u,  // COPYING: see records_copy_back
-                                 t.packed_ranks ? 1u : 0u, t.reload_keys ? 1u : 0u, t.serial_ranking ? 1u : 0u,
-                                 t.tickets ? 1u : 0u, t.aggregates_only ? 1u : 0u},
-              .bindings = 6,
-              .push_bytes = sizeof(PassPush),
-              .full_subgroups = ctx.info().subgroup_size_control});
+    std::vector<std::uint32_t> constants{t.workgroup, t.items, p.key_words, p.value_words, key_kind(job.key_type),
+                                         job.descending() ? 1u : 0u, t.max_subgroups, scan_mode, t.shared_words,
+                                         ballot_words(ctx.info()), lookback_window(ctx.info(), p),
+                                         lookback_spins(ctx.info()) ? 1u : 0u, t.staging_rounds,
+                                         records_copy_back(p) ? 0u : 1u,  // COPYING: see records_copy_back
+                                         t.packed_ranks ? 1u : 0u, t.reload_keys ? 1u : 0u, t.serial_ranking ? 1u : 0u,
+                                         t.tickets ? 1u : 0u, t.aggregates_only ? 1u : 0u};
     const Binding bindings[] = {b.count, b.keys_a, b.keys_b, b.values_a, b.values_b, b.state};
+    const Pipeline& pipe = scatter_pipeline(ctx, scatter_shader(ctx.info(), p, pass), constants);
     dispatch_pass(r, pipe, bindings, push, b, kDispatchWord + 3 * push.pass);
+    if (!p.interleaved || p.key_words != 1) return;
+    // The same pass over interleaved pairs (prepare gives it the workgroups instead where every pass
+    // runs; see interleaved_pairs_from): its layouts are fixed by its index, as PAIR_ROLE, and it never copies.
+    constants[13] = 0u;  // COPYING
+    constants.push_back(pass == 0 ? 0u : pass + 1 == p.passes ? 2u : 1u);
+    const Pipeline& paired = scatter_pipeline(ctx, "sort/radix/scatter_interleaved_pairs", constants);
+    dispatch_pass(r, paired, bindings, push, b, kPairedDispatchWord + 3 * push.pass);
+  }
+
+  static const Pipeline& scatter_pipeline(Context& ctx, const char* shader, const std::vector<std::uint32_t>& constants) {
+    return pipeline(ctx, {.shader = shader,
+                          .specialization = constants,
+                          .bindings = 6,
+                          .push_bytes = sizeof(PassPush),
+                          .full_subgroups = ctx.info().subgroup_size_control});
   }
 
   static void record_upsweep(Context& ctx, Recorder& r, const Job& job, const Plan& p, const Bindings& b,

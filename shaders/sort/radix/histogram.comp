@@ -28,7 +28,8 @@ layout(constant_id = 6) const uint MAX_SUBGROUPS = 64;  // workgroup size / smal
 layout(constant_id = 7) const bool TILE_TABLE = true;   // chunks are the scatter's tiles; count pass 0's per tile
 layout(constant_id = 8) const uint DOUBLES = 0;         // 0: keys as they are; 1, 2: doubles, ascending or descending
 layout(constant_id = 9) const bool VECTOR_LOADS = false;  // chunks read as uvec4 (not with TILE_TABLE or DOUBLES)
-layout(constant_id = 10) const bool INTERLEAVED_PASSES = false;  // split keys stay interleaved between passes (radix_prepare.glsl)
+layout(constant_id = 10) const bool INTERLEAVED_PASSES = false;  // split keys, or 32-bit pairs, stay interleaved between passes (radix_prepare.glsl)
+layout(constant_id = 11) const uint PAIRED_FROM = 0;             // 32-bit pairs: the least count kept interleaved
 #define WORKGROUP_SCAN_MAX_SUBGROUPS MAX_SUBGROUPS
 
 #include "grid.glsl"
