@@ -436,13 +436,15 @@ bool interleaved_passes() { return env_flag("VKC_RADIX_INTERLEAVED").value_or(tr
 // no second temporary buffer is needed (sort/radix/scatter_interleaved_pairs). The GPU decides per
 // sort: only even counts from this one up whose four passes all run (radix_prepare.glsl). Only on
 // the look-back path whose passes all look back (the upsweep of reduce-then-scan and copy_back read
-// planar arrays). On an H100 (2026-11-26, probe) interleaved pairs sorted 5.9% faster at 2^27 and
-// 4.1% at 2^28, tied at 2^26 and lost 5% at 2^24, so NVIDIA takes them from 2^26; elsewhere they are
-// unmeasured and off. VKC_RADIX_INTERLEAVED_PAIRS=0 turns them off, =1 on for every count.
+// planar arrays). On an H100 (2026-11-26, probe, two rounds) they sorted 5.9% faster at 2^27 (4.535
+// against 4.82 ms, the planar passes' 6% step there gone) and 3.5% at 2^28 (8.83 against 9.15), but
+// 1.1% slower at 2^26, 3.2% at 2^25 and 8% at 2^24, part of it the four extra dispatches and
+// barriers (about 20 us a sort), so NVIDIA takes them from 2^27; elsewhere they are unmeasured and
+// off. VKC_RADIX_INTERLEAVED_PAIRS=0 turns them off, =1 on for every count.
 std::uint64_t interleaved_pairs_from(const DeviceInfo& device) {
   const std::optional<bool> forced = env_flag("VKC_RADIX_INTERLEAVED_PAIRS");
   if (forced) return *forced ? 1 : 0;
-  return device.vendor_id == kVendorNvidia ? std::uint64_t{1} << 26 : 0;
+  return device.vendor_id == kVendorNvidia ? std::uint64_t{1} << 27 : 0;
 }
 
 // The scatter's shader: subgroupPartitionNV (use_partitioned), the whole-key stores of 64-bit
