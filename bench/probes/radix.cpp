@@ -6,6 +6,7 @@
 // is verified.
 //
 //   probe-radix [--sizes 20,24,26,28] [--runs 15] [--cases keys,pairs,u64,u64lo,f64] [--scans lookback,rts,auto]
+// Sizes are log2 counts, or log2+extra for counts past a power of two (27+1: 2^27 + 1 elements).
 // Prints one table row per case: kind scan n  G keys/s  ms  verified.
 // VKC_PROBE_CLEAR=1 zero-fills the temporary buffer once and sorts with temporary_is_clear (no
 // clearing fill in the timed region); VKC_PROBE_INDIRECT=1 sorts with record_sort_indirect, its
@@ -224,7 +225,9 @@ int main(int argc, char** argv) {
                                : s == "auto" ? RadixScan::automatic
                                              : RadixScan::lookback;
         for (const std::string& size : sizes) {
-          const std::uint64_t n = 1ull << std::atoi(size.c_str());
+          const std::size_t plus = size.find('+');
+          const std::uint64_t n = (1ull << std::atoi(size.c_str())) +
+                                  (plus == std::string::npos ? 0 : std::strtoull(size.c_str() + plus + 1, nullptr, 10));
           const Result r = measure(ctx, c, scan, n, runs);
           std::printf("%-6s %-9s %6s %10.2f %9.3f %s\n", c.name.c_str(), s.c_str(), size.c_str(),
                       n / (r.median_ms * 1e6), r.median_ms, r.verified ? "yes" : "NO");

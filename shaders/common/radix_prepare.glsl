@@ -70,8 +70,8 @@ bool scan_pass_histogram(uint p, uint n, uint counts[PREPARE_DIGITS]) {
 // copy_back's barrier and dispatch (3-4 us on an H100) in every sort, not only where the count
 // is even already. Counts that do not add up (`miscounted`) run no pass at all: offsets made from
 // them could send keys past the buffers' ends.
-// `paired_layout`: 32-bit keys with 32-bit values whose count the interleaved layout serves
-// (radix.cpp, interleaved_pairs); they stay interleaved between the first pass and the last when
+// `paired_layout`: 32-bit keys with 32-bit values of at least PAIRED_FROM elements, which the host
+// keeps interleaved (radix.cpp, interleaved_pairs_from); they stay interleaved between the first pass and the last when
 // every pass runs, each pass in the interleaved pipeline of its index, recorded beside the planar
 // one. Where a pass is skipped they stay planar: those pipelines fix their layouts by pass index.
 void plan_passes(uvec2 pass_grid, uvec2 copy_grid, bool copying_pass, bool miscounted, bool paired_layout) {
@@ -135,8 +135,7 @@ void prepare_passes(uint n, uvec2 pass_grid, uvec2 copy_grid, bool copying_pass)
   for (uint p = 0u; p < PASSES; ++p) counted_all = scan_pass_histogram(p, n, counts[p]) && counted_all;
   // Orders every skip flag before invocation 0 reads them.
   barrier();
-  // The caller's two arrays hold half of the pairs each: the count must be even.
-  const bool paired_layout = !SPLIT_KEY && INTERLEAVED_PASSES && n % 2u == 0u && n >= PAIRED_FROM;
+  const bool paired_layout = !SPLIT_KEY && INTERLEAVED_PASSES && n >= PAIRED_FROM;
   if (gl_LocalInvocationIndex == 0u) plan_passes(pass_grid, copy_grid, copying_pass, !counted_all, paired_layout);
 }
 

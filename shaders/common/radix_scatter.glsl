@@ -73,8 +73,10 @@ layout(std430, binding = 2) buffer KeyPairsB { uvec2 key_pairs_b[]; };
 #ifdef RADIX_INTERLEAVED_PAIRS
 // 32-bit keys with 32-bit values kept interleaved between passes (radix.cpp, interleaved_pairs):
 // in that layout element i of a buffer pair is one 8-byte (key, value) pair, pair i of the keys
-// buffer for i < n / 2 and pair i - n / 2 of the values buffer above (n is even), so that the
-// caller's two arrays hold the n pairs between them and no second temporary buffer is needed.
+// buffer for i < h = n / 2 (rounded down) and pair i - h of the values buffer for i < 2h, so that
+// the caller's two arrays hold the n pairs between them and no second temporary buffer is needed.
+// An odd count's last element has a word left in each array: its key goes to the values buffer's
+// last word (where its pair would start) and its value to the keys buffer's last word.
 // These are views of the same bindings (the host binds them at 8-byte offsets). PAIR_ROLE fixes
 // the pass's layouts when the pipeline is made: a runtime choice between the planar and the paired
 // code took the scatter from 72 to 85-97 registers on an H100 (one workgroup per SM, +30-48%).
@@ -86,12 +88,14 @@ layout(std430, binding = 4) buffer PairsInValuesB { uvec2 pairs_in_values_b[]; }
 
 const bool read_pairs = PAIR_ROLE != 0u;
 const bool write_pairs = PAIR_ROLE != 2u;
-uint pairs_in_keys = 0u;  // n / 2: the pairs each keys buffer holds (set once by main)
+uint pairs_in_keys = 0u;  // h = n / 2: the pairs each keys buffer holds (set once by main)
 
 // Word `word` (0 the key, 1 the value) of element i, interleaved.
 uint paired_word(bool from_b, uint i, uint word) {
-  if (from_b) return i < pairs_in_keys ? keys_b[2u * i + word] : values_b[2u * (i - pairs_in_keys) + word];
-  return i < pairs_in_keys ? keys_a[2u * i + word] : values_a[2u * (i - pairs_in_keys) + word];
+  if (i < pairs_in_keys) return from_b ? keys_b[2u * i + word] : keys_a[2u * i + word];
+  const uint j = i - pairs_in_keys;
+  if (word == 1u && j == pairs_in_keys) return from_b ? keys_b[2u * j] : keys_a[2u * j];  // an odd count's last value
+  return from_b ? values_b[2u * j + word] : values_a[2u * j + word];
 }
 
 // Word `word` of elements first + k * stride (clamped to last) for every k, interleaved. Each
@@ -108,7 +112,7 @@ void load_paired_words(bool from_b, uint first, uint stride, uint last, uint wor
     }
     return;
   }
-  if (first >= pairs_in_keys) {
+  if (first >= pairs_in_keys && top < 2u * pairs_in_keys) {
     if (from_b) {
       [[unroll]] for (uint k = 0u; k < ITEMS; ++k) raw[k] = values_b[2u * (min(first + k * stride, last) - pairs_in_keys) + word];
     } else {
@@ -120,17 +124,24 @@ void load_paired_words(bool from_b, uint first, uint stride, uint last, uint wor
 }
 
 void store_pair(bool to_b, uint i, uvec2 pair) {
+  const uint j = i - pairs_in_keys;
   if (to_b) {
     if (i < pairs_in_keys) {
       pairs_in_keys_b[i] = pair;
-    } else {
-      pairs_in_values_b[i - pairs_in_keys] = pair;
+    } else if (j < pairs_in_keys) {
+      pairs_in_values_b[j] = pair;
+    } else {  // an odd count's last element
+      values_b[2u * j] = pair.x;
+      keys_b[2u * j] = pair.y;
     }
   } else {
     if (i < pairs_in_keys) {
       pairs_in_keys_a[i] = pair;
+    } else if (j < pairs_in_keys) {
+      pairs_in_values_a[j] = pair;
     } else {
-      pairs_in_values_a[i - pairs_in_keys] = pair;
+      values_a[2u * j] = pair.x;
+      keys_a[2u * j] = pair.y;
     }
   }
 }

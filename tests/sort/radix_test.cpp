@@ -106,20 +106,22 @@ TEST_P(RadixSortTest, SortsThirtyTwoBitPairsStablyAcrossManyTiles) {
   }
 }
 
-// Even counts of 32-bit pairs: where the pairs stay interleaved between passes (NVIDIA's
-// look-back, or VKC_RADIX_INTERLEAVED_PAIRS=1 in tests/sort/CMakeLists.txt), the caller's two
-// arrays hold half of the pairs each between the first pass and the last, split inside a tile.
-// Four running passes write that layout once; three, with or without a copying pass, and two
-// reach it through the temporary buffer's.
-TEST_P(RadixSortTest, SortsEvenCountsOfThirtyTwoBitPairs) {
+// 32-bit pairs of even and odd counts: where they stay interleaved between passes (NVIDIA's
+// look-back from 2^27 pairs, or VKC_RADIX_INTERLEAVED_PAIRS=1 in tests/sort/CMakeLists.txt), each
+// of the caller's arrays holds half of the pairs between the first pass and the last, split inside
+// a tile, and an odd count's last pair takes the word each array has left. Four running passes
+// write that layout once; where a pass is skipped (three running, with or without a copying pass,
+// or two) the pairs stay planar.
+TEST_P(RadixSortTest, SortsThirtyTwoBitPairsOfEveryCountParity) {
   auto rng = rng_for_current_test();
-  for (std::size_t n : {std::size_t{2}, std::size_t{4096}, std::size_t{3 * 8064}, std::size_t{300000}}) {
+  for (std::size_t n : {std::size_t{2}, std::size_t{3}, std::size_t{4096}, std::size_t{4097}, std::size_t{3 * 8064},
+                        std::size_t{3 * 8064 + 1}, std::size_t{300000}}) {
     expect_stable_pairs(make_keys<std::uint32_t>(n, Dist::uniform, rng), SortOrder::ascending);
     expect_stable_pairs(make_keys<std::int32_t>(n, Dist::few, rng), SortOrder::descending);
   }
   expect_stable_pairs(make_keys<float>(100002, Dist::special, rng), SortOrder::descending);
   for (std::uint32_t mask : {0xFF00FFFFu, 0x00FFFFFFu, 0xFFFF0000u}) {
-    std::vector<std::uint32_t> keys(60000);
+    std::vector<std::uint32_t> keys(60001);
     for (auto& k : keys) k = (static_cast<std::uint32_t>(rng()) & mask) | 0x01000010u;
     expect_stable_pairs(keys, SortOrder::ascending);
   }
