@@ -440,7 +440,7 @@ bool interleaved_passes() { return env_flag("VKC_RADIX_INTERLEAVED").value_or(tr
 // planar arrays). On an H100 (2026-11-26, probe, two rounds) they sorted 5.9% faster at 2^27 (4.535
 // against 4.82 ms, the planar passes' 6% step there gone) and 3.5% at 2^28 (8.83 against 9.15), but
 // 1.1% slower at 2^26, 3.2% at 2^25 and 8% at 2^24, part of it the four extra dispatches and
-// barriers (about 20 us a sort), so NVIDIA takes them from 2^27; with odd counts too, 5.7% faster
+// barriers (about 20 us a sort), so NVIDIA takes them from 2^27; with odd counts too, 5.8% faster
 // at 2^27 + 1 and 2.4% at 2^28 + 1 (the same registers, 72). Elsewhere they are unmeasured and
 // off. VKC_RADIX_INTERLEAVED_PAIRS=0 turns them off, =1 on for every count.
 std::uint64_t interleaved_pairs_from(const DeviceInfo& device) {
