@@ -123,6 +123,13 @@ void load_paired_words(bool from_b, uint first, uint stride, uint last, uint wor
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) raw[k] = paired_word(from_b, min(first + k * stride, last), word);
 }
 
+// load_paired_words in the form load_keys and load_values give their words (.y zero).
+void load_paired_elements(bool from_b, uint first, uint stride, uint last, uint word, out uvec2 raw[ITEMS]) {
+  uint w[ITEMS];
+  load_paired_words(from_b, first, stride, last, word, w);
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) raw[k] = uvec2(w[k], 0u);
+}
+
 void store_pair(bool to_b, uint i, uvec2 pair) {
   const uint j = i - pairs_in_keys;
   if (to_b) {
@@ -167,9 +174,7 @@ shared uint s_waiting[3];         // look-back rounds: invocations still waiting
 void load_keys(bool from_b, uint first, uint stride, uint last, out uvec2 raw[ITEMS]) {
 #ifdef RADIX_INTERLEAVED_PAIRS
   if (read_pairs) {
-    uint word[ITEMS];
-    load_paired_words(from_b, first, stride, last, 0u, word);
-    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) raw[k] = uvec2(word[k], 0u);
+    load_paired_elements(from_b, first, stride, last, 0u, raw);
     return;
   }
 #endif
@@ -231,9 +236,7 @@ void store_key(bool to_b, uint i, uvec2 k) {
 void load_values(bool from_b, uint first, uint stride, uint last, out uvec2 raw[ITEMS]) {
 #ifdef RADIX_INTERLEAVED_PAIRS
   if (read_pairs) {
-    uint word[ITEMS];
-    load_paired_words(from_b, first, stride, last, 1u, word);
-    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) raw[k] = uvec2(word[k], 0u);
+    load_paired_elements(from_b, first, stride, last, 1u, raw);
     return;
   }
 #endif
