@@ -451,7 +451,8 @@ std::uint64_t interleaved_pairs_from(const DeviceInfo& device) {
 
 // The scatter's shader: subgroupPartitionNV (use_partitioned), the whole-key stores of 64-bit
 // keys (every pass where they stay interleaved, else the last pass where asked for:
-// choose_whole_key_stores), or ballots in one of two forms.
+// choose_whole_stores), or ballots in one of two forms. Interleaved 32-bit pairs take this planar
+// shader too, and record_pass adds sort/radix/scatter_interleaved_pairs beside it.
 // sort/radix/scatter_full_tiles has a second copy of the key loads and the scatter for full
 // tiles, without the per-key clamps, stand-ins and count checks. On an H100 (2026-11-25) it sorted
 // 32-bit keys alone 2-2.5% faster from 2^24 to 2^28 keys, at the same 64 registers; with values or
