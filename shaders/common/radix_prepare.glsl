@@ -71,9 +71,10 @@ bool scan_pass_histogram(uint p, uint n, uint counts[PREPARE_DIGITS]) {
 // is even already. Counts that do not add up (`miscounted`) run no pass at all: offsets made from
 // them could send keys past the buffers' ends.
 // `paired_layout`: 32-bit keys with 32-bit values of at least PAIRED_FROM elements, which the host
-// keeps interleaved (radix.cpp, interleaved_pairs_from); they stay interleaved between the first pass and the last when
-// every pass runs, each pass in the interleaved pipeline of its index, recorded beside the planar
-// one. Where a pass is skipped they stay planar: those pipelines fix their layouts by pass index.
+// keeps interleaved (radix.cpp, interleaved_pairs_from); they stay interleaved between the first
+// pass and the last when every pass runs, each pass in the interleaved pipeline of its index,
+// recorded beside the planar one. Where a pass is skipped they stay planar: those pipelines fix
+// their layouts by pass index.
 void plan_passes(uvec2 pass_grid, uvec2 copy_grid, bool copying_pass, bool miscounted, bool paired_layout) {
   bool skip[PASSES];
   uint running = 0u;

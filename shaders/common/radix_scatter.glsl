@@ -71,7 +71,7 @@ layout(std430, binding = 1) buffer KeyPairsA { uvec2 key_pairs_a[]; };
 layout(std430, binding = 2) buffer KeyPairsB { uvec2 key_pairs_b[]; };
 #endif
 #ifdef RADIX_INTERLEAVED_PAIRS
-// 32-bit keys with 32-bit values kept interleaved between passes (radix.cpp, interleaved_pairs):
+// 32-bit keys with 32-bit values kept interleaved between passes (radix.cpp, interleaved_pairs_from):
 // in that layout element i of a buffer pair is one 8-byte (key, value) pair, pair i of the keys
 // buffer for i < h = n / 2 (rounded down) and pair i - h of the values buffer for i < 2h, so that
 // the caller's two arrays hold the n pairs between them and no second temporary buffer is needed.
@@ -414,7 +414,6 @@ void scatter_round(uint round, bool from_b, bool write_planar, uint valid, uint 
 #ifdef RADIX_PAIRED_WRITES
   uint digit_words[ROUND_ITEMS];  // held until the other words are staged, then stored with them
 #endif
-
   [[unroll]] for (uint k = 0u; k < ROUND_ITEMS; ++k) {
     const uint slot = k * WG + lid;
     const uint i = round * ROUND_TILE + slot;  // the key's index in the tile's staged order

@@ -291,10 +291,10 @@ struct Plan {
   std::uint32_t passes = 4;
   bool lookback = false;
   bool first_from_table = true;  // pass 0 reads its offsets from the histogram's tile table
-  bool interleaved = false;       // split keys (interleaved_passes) or 32-bit pairs (interleaved_pairs)
-                                  // stay interleaved between passes
+  bool interleaved = false;       // split keys (interleaved_passes) or 32-bit pairs
+                                  // (interleaved_pairs_from) stay interleaved between passes
   bool paired_last = false;       // their last pass stores whole keys (paired_last_pass)
-  std::uint64_t paired_from = 0;  // interleaved 32-bit pairs: the least count kept so
+  std::uint64_t paired_from = 0;  // interleaved 32-bit pairs: the least count kept so (else 0)
   Tuning tuning;
   std::uint32_t first_table = 0;  // the state word where pass 0's tile table starts
   std::uint64_t tiles = 0;
@@ -531,8 +531,9 @@ void choose_whole_stores(const DeviceInfo& device, Plan& p, const Bindings& b, s
   }
   const bool pairs = p.value_words == 1 && p.lookback && !p.first_from_table && !use_partitioned(device);
   const bool aligned = keys_aligned && b.values_a.offset % 8 == 0 && b.values_b.offset % 8 == 0;
-  p.paired_from = interleaved_pairs_from(device);
-  p.interleaved = pairs && aligned && p.paired_from != 0 && max_count >= p.paired_from;
+  const std::uint64_t from = interleaved_pairs_from(device);
+  p.interleaved = pairs && aligned && from != 0 && max_count >= from;
+  p.paired_from = p.interleaved ? from : 0;
 }
 
 struct PassPush {
