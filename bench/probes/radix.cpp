@@ -1,11 +1,15 @@
 // probe-radix: GPU time of the radix sort for u32 keys, u32 keys + u32 values, u64 keys and f64 keys, with
 // both scan paths, at several sizes. Case u64lo sorts u64 keys below 2^32: their four high passes
 // are skipped, so four passes run, each moving 8-byte elements stored whole, which is what u32
-// pairs kept interleaved between passes would cost. Each run re-copies a pristine input outside
-// the timed region; the median of the runs (after warm-up) is reported, and the last run's output
+// pairs kept interleaved between passes would cost. Cases keyshi and pairshi sort u32 keys (alone,
+// with values) whose low 16 bits are zero: passes 0 and 1 are skipped and pass 2 is the first to run
+// (so that VKC_RADIX_STEPS can time a first pass whose digit is not digit 0). Each run re-copies a
+// pristine input outside the timed region, with a shader copy (VKC_PROBE_ENGINE_RESTORE=1: with
+// vkCmdCopyBuffer); the median of the runs (after warm-up) is reported, and the last run's output
 // is verified.
 //
-//   probe-radix [--sizes 20,24,26,28] [--runs 15] [--cases keys,pairs,u64,u64lo,f64] [--scans lookback,rts,auto]
+//   probe-radix [--sizes 20,24,26,28] [--runs 15] [--cases keys,pairs,keyshi,pairshi,u64,u64lo,f64]
+//               [--scans lookback,rts,auto]
 // Sizes are log2 counts, or log2+extra for counts past a power of two (27+1: 2^27 + 1 elements).
 // Prints one table row per case: kind scan n  G keys/s  ms  verified.
 // VKC_PROBE_CLEAR=1 zero-fills the temporary buffer once and sorts with temporary_is_clear (no
@@ -123,12 +127,16 @@ Result measure(Context& ctx, const Case& c, RadixScan scan, std::uint64_t n, int
   desc.options.algorithm = SortAlgorithm::radix;
   desc.options.radix_scan = scan;
   auto input = c.key == KeyType::f64 ? random_doubles(n, n * 31 + 3) : random_words(n * kw, n * 31 + kw);
+  if (c.name == "keyshi" || c.name == "pairshi") {
+    for (auto& w : input) w &= 0xFFFF0000u;
+  }
   if (c.name == "u64lo") {
     for (std::uint64_t i = 0; i < n; ++i) input[2 * i + 1] = 0;
   }
   const bool kept_clear = env_on("VKC_PROBE_CLEAR");
   const bool indirect = env_on("VKC_PROBE_INDIRECT");
   const bool bench_order = env_on("VKC_PROBE_BENCH_ORDER");
+  const bool engine_restore = env_on("VKC_PROBE_ENGINE_RESTORE");
   Buffer pristine = ctx.create_buffer(n * kw * 4);
   Buffer keys = ctx.create_buffer(n * kw * 4);
   Buffer values, pristine_values, temporary;
@@ -155,8 +163,13 @@ Result measure(Context& ctx, const Case& c, RadixScan scan, std::uint64_t n, int
   int warmup = 0;
   for (int run = 0; run < warmup + runs || warmup < 3; ++run) {
     ctx.run([&](Recorder& r) {
-      record_copy(ctx, r, pristine.handle(), keys.handle(), n * kw);
-      if (values) record_copy(ctx, r, pristine_values.handle(), values.handle(), n);
+      if (engine_restore) {
+        r.copy_buffer(pristine.handle(), keys.handle(), VkBufferCopy{0, 0, n * kw * 4});
+        if (values) r.copy_buffer(pristine_values.handle(), values.handle(), VkBufferCopy{0, 0, n * 4});
+      } else {
+        record_copy(ctx, r, pristine.handle(), keys.handle(), n * kw);
+        if (values) record_copy(ctx, r, pristine_values.handle(), values.handle(), n);
+      }
       r.reset_queries(queries.pool(), 0, 2);
       r.barrier_all();  // the caller's side of the barrier contract, outside the timed region
       r.write_timestamp(queries.pool(), 0);
@@ -201,7 +214,7 @@ int main(int argc, char** argv) {
     else if (flag == "--scans") scans = split(value);
     else {
       std::fprintf(stderr,
-                   "usage: probe-radix [--sizes 20,24] [--runs 15] [--cases keys,pairs,u64,u64lo,f64] "
+                   "usage: probe-radix [--sizes 20,24] [--runs 15] [--cases keys,pairs,keyshi,pairshi,u64,u64lo,f64] "
                    "[--scans lookback,rts,auto]\n");
       return 2;
     }
@@ -214,6 +227,8 @@ int main(int argc, char** argv) {
     std::printf("%-6s %-9s %6s %10s %9s %s\n", "case", "scan", "log2n", "Gkeys/s", "ms", "verified");
     const Case all[] = {{"keys", KeyType::u32, ValueType::none},
                         {"pairs", KeyType::u32, ValueType::u32},
+                        {"keyshi", KeyType::u32, ValueType::none},
+                        {"pairshi", KeyType::u32, ValueType::u32},
                         {"u64", KeyType::u64, ValueType::none},
                         {"u64lo", KeyType::u64, ValueType::none},
                         {"f64", KeyType::f64, ValueType::none}};
