@@ -28,6 +28,8 @@ constexpr const char* kUsage =
     "  --runs R                                 timed runs per size; the median is reported (20)\n"
     "  --warmup W                               untimed runs before them (3)\n"
     "  --seed S                                 generator seed (1)\n"
+    "  --tile WGxITEMS                          radix, u32 keys: CUB's onesweep kernel with this tile\n"
+    "                                           (384x12|384x15|384x16|448x18|384x23; default: CUB's own)\n"
     "Prints one JSON object per size on stdout; exits non-zero on an error or a wrong result.\n";
 
 enum class Algo { Radix, Merge };
@@ -43,6 +45,7 @@ struct Config {
   int runs = 20;
   int warmup = 3;
   std::uint64_t seed = 1;
+  std::string tile;  // empty: CUB's own onesweep tile; else one of kFixedTiles
 };
 
 // Stands for "no values": the keys-only sorts.
@@ -104,6 +107,59 @@ std::vector<K> make_keys(Dist dist, std::size_t n, std::uint64_t seed) {
   return keys;
 }
 
+// ---------------------------------------------------------------- CUB with a tile of our choosing
+
+// CUB's onesweep pass with its tile fixed at Threads x Items, everything else as CUB 3.0 tunes it
+// for sm_90. It measures CUB's own kernels under the budget a Vulkan driver leaves one of our
+// workgroups: two per SM at about 24 KiB of shared memory each, where CUB's pair tile (384 x 23)
+// takes 36 KiB (docs/perf-notes.md, "Session of 2026-11-26, fifth"). The policy shadows the chain's
+// ActivePolicy and Invoke so that CUB dispatches to it on any device.
+template <typename K, typename V, typename OffsetT, int Threads, int Items>
+struct FixedTileHub {
+  using Base = cub::detail::radix::policy_hub<K, V, OffsetT>;
+  struct Policy900 : Base::Policy900 {
+    using ActivePolicy = Policy900;
+    using OnesweepPolicy =
+        cub::AgentRadixSortOnesweepPolicy<Threads, Items, typename Base::DominantT, 1, cub::RADIX_RANK_MATCH_EARLY_COUNTS_ANY,
+                                          cub::BLOCK_SCAN_RAKING_MEMOIZE, cub::RADIX_SORT_STORE_DIRECT, 8>;
+    template <typename F>
+    static cudaError_t Invoke(int, F& op) {
+      return op.template Invoke<Policy900>();
+    }
+  };
+  using MaxPolicy = Policy900;
+};
+
+template <int Threads, int Items>
+struct TileShape {};
+
+// Calls f(TileShape<T, I>{}) for the tile named `name` ("384x16").
+template <typename F>
+cudaError_t with_tile(const std::string& name, F&& f) {
+  if (name == "384x12") return f(TileShape<384, 12>{});
+  if (name == "384x15") return f(TileShape<384, 15>{});
+  if (name == "384x16") return f(TileShape<384, 16>{});
+  if (name == "448x18") return f(TileShape<448, 18>{});
+  return f(TileShape<384, 23>{});
+}
+
+template <typename K, typename V, int Threads, int Items>
+cudaError_t fixed_tile_dispatch(TileShape<Threads, Items>, void* temp, std::size_t& temp_bytes,
+                                cub::DoubleBuffer<K>& keys, cub::DoubleBuffer<V>& values, int n, cudaStream_t stream) {
+  using OffsetT = cub::detail::choose_offset_t<int>;
+  using Hub = FixedTileHub<K, V, OffsetT, Threads, Items>;
+  using Dispatch = cub::DispatchRadixSort<cub::SortOrder::Ascending, K, V, OffsetT, cub::detail::identity_decomposer_t, Hub>;
+  // is_overwrite_okay: the DoubleBuffer overloads of DeviceRadixSort pass true too.
+  return Dispatch::Dispatch(temp, temp_bytes, keys, values, static_cast<OffsetT>(n), 0, int(sizeof(K) * 8), true, stream);
+}
+
+// An ascending CUB radix sort with the onesweep tile `tile` names (--tile).
+template <typename K, typename V>
+cudaError_t fixed_tile_sort(const std::string& tile, void* temp, std::size_t& temp_bytes, cub::DoubleBuffer<K>& keys,
+                            cub::DoubleBuffer<V>& values, int n, cudaStream_t stream) {
+  return with_tile(tile, [&](auto shape) { return fixed_tile_dispatch(shape, temp, temp_bytes, keys, values, n, stream); });
+}
+
 // ---------------------------------------------------------------- the sort call
 
 // Working buffers: radix sort ping-pongs between [0] and [1]; merge sort sorts [0] in place.
@@ -124,6 +180,16 @@ cudaError_t cub_sort(const Config& cfg, void* temp, std::size_t& temp_bytes, Wor
     constexpr int kEndBit = int(sizeof(K) * 8);
     cub::DoubleBuffer<K> keys(work.keys[0], work.keys[1]);
     cudaError_t status;
+    if constexpr (std::is_same_v<K, std::uint32_t> && (std::is_same_v<V, std::uint32_t> || !kHasValues<V>)) {
+      if (!cfg.tile.empty()) {
+        using Values = std::conditional_t<kHasValues<V>, V, cub::NullType>;
+        cub::DoubleBuffer<Values> values;
+        if constexpr (kHasValues<V>) values = cub::DoubleBuffer<Values>(work.values[0], work.values[1]);
+        status = fixed_tile_sort(cfg.tile, temp, temp_bytes, keys, values, n, stream);
+        work.current = keys.selector;
+        return status;
+      }
+    }
     if constexpr (kHasValues<V>) {
       cub::DoubleBuffer<V> values(work.values[0], work.values[1]);
       // CUB flips the keys' and the values' selectors together.
@@ -282,12 +348,13 @@ bool run_size(const Config& cfg, const Context& ctx, int n, cudaStream_t stream)
   std::printf(
       "{\"peer\":\"cub\",\"algorithm\":%s,\"key_type\":%s,\"value_type\":%s,\"order\":%s,\"dist\":%s,"
       "\"n\":%d,\"median_ms\":%s,\"min_ms\":%s,\"runs\":%d,\"verified\":%s,\"device\":%s,"
-      "\"cuda_runtime\":%d,\"cub_version\":%d}\n",
+      "\"cuda_runtime\":%d,\"cub_version\":%d,\"tile\":%s}\n",
       peer::json_string("cub_" + cfg.algo_name).c_str(), peer::json_string(cfg.key_name).c_str(),
       peer::json_string(cfg.value_name).c_str(), peer::json_string(cfg.order_name).c_str(),
       peer::json_string(cfg.dist_name).c_str(), n, peer::json_number(t.median_ms).c_str(),
       peer::json_number(t.min_ms).c_str(), cfg.runs, failure.empty() ? "true" : "false",
-      peer::json_string(ctx.device).c_str(), ctx.runtime, int(CUB_VERSION));
+      peer::json_string(ctx.device).c_str(), ctx.runtime, int(CUB_VERSION),
+      peer::json_string(cfg.tile.empty() ? "cub" : cfg.tile).c_str());
   std::fflush(stdout);
   if (!failure.empty()) {
     std::fprintf(stderr, "%s: error: wrong result for n=%d: %s\n", kProgram, n, failure.c_str());
@@ -340,6 +407,13 @@ Config parse(peer::Args& args) {
   cfg.runs = parse_count(args, "--runs", "20", 1);
   cfg.warmup = parse_count(args, "--warmup", "3", 0);
   cfg.seed = peer::parse_u64(args.get("--seed", "1"), "--seed");
+  cfg.tile = args.get("--tile", "");
+  if (!cfg.tile.empty()) {
+    choose<int>("--tile", cfg.tile, {{"384x12", 0}, {"384x15", 0}, {"384x16", 0}, {"448x18", 0}, {"384x23", 0}});
+    if (cfg.algo != Algo::Radix || cfg.key_name != "u32" || cfg.value_name == "u64" || cfg.order != Order::Ascending) {
+      throw peer::Error("--tile: only for ascending radix sorts of u32 keys, alone or with u32 values");
+    }
+  }
   args.reject_unknown();
   return cfg;
 }

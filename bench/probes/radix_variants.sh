@@ -6,7 +6,8 @@
 #
 # usage: radix_variants.sh DIR SIZES CASES VARIANT...
 #   DIR      holds probe-radix, and probe-radix-old for variants whose name starts with "old"
-#            (a binary built at an earlier commit, as a baseline)
+#            (a binary built at an earlier commit, as a baseline); a variant named NAME runs
+#            DIR/probe-radix-NAME where that file exists (a binary with variant shaders)
 #   SIZES    log2 sizes, e.g. 24,26;  CASES  e.g. keys,pairs,u64
 #   VARIANT  "name=VAR=VALUE VAR=VALUE..." (developer knobs of src/sort/radix.cpp), or name= alone
 # e.g. radix_variants.sh build-dev/dev 24,26 keys,pairs old= new= \
@@ -19,7 +20,11 @@ set -euo pipefail
 dir=$1 sizes=$2 cases=$3
 shift 3
 
-binary_of() { [[ $1 == old* ]] && echo "$dir/probe-radix-old" || echo "$dir/probe-radix"; }
+binary_of() {
+  if [[ -x $dir/probe-radix-$1 ]]; then echo "$dir/probe-radix-$1"
+  elif [[ $1 == old* ]]; then echo "$dir/probe-radix-old"
+  else echo "$dir/probe-radix"; fi
+}
 
 # Runs the probe of variant $1 with its knobs and any extra arguments.
 probe() {
