@@ -28,6 +28,7 @@ constexpr const char* kUsage =
     "  --runs R                                 timed runs per size; the median is reported (20)\n"
     "  --warmup W                               untimed runs before them (3)\n"
     "  --seed S                                 generator seed (1)\n"
+    "  --sweep-mb M                             after each input copy, untimed, read M MiB of another buffer (0)\n"
     "  --tile WGxITEMS                          radix, u32 keys: CUB's onesweep kernel with this tile\n"
     "                                           (384x12|384x15|384x16|448x18|384x23; default: CUB's own)\n"
     "Prints one JSON object per size on stdout; exits non-zero on an error or a wrong result.\n";
@@ -46,6 +47,7 @@ struct Config {
   int warmup = 3;
   std::uint64_t seed = 1;
   std::string tile;  // empty: CUB's own onesweep tile; else one of kFixedTiles
+  int sweep_mb = 0;  // MiB read after each input copy (sweep_read)
 };
 
 // Stands for "no values": the keys-only sorts.
@@ -275,6 +277,19 @@ std::string check_pairs(const std::vector<K>& input, const std::vector<K>& keys,
 
 // ---------------------------------------------------------------- one size
 
+// Reads every word of `vectors` (--sweep-mb): an untimed stream between the input's copy and the
+// sort that leaves L2 holding clean lines of another buffer instead of the copy's dirty ones. The
+// xor is stored only where it matches a constant, which a zeroed buffer's never does.
+__global__ void sweep_read(const uint4* vectors, std::size_t count, unsigned* sink) {
+  uint4 acc = make_uint4(0, 0, 0, 0);
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    const uint4 v = vectors[i];
+    acc.x ^= v.x, acc.y ^= v.y, acc.z ^= v.z, acc.w ^= v.w;
+  }
+  if ((acc.x ^ acc.y ^ acc.z ^ acc.w) == 0x9E3779B9u) *sink = acc.x;
+}
+
 struct Context {
   std::string device;
   int runtime = 0;
@@ -309,6 +324,10 @@ bool run_size(const Config& cfg, const Context& ctx, int n, cudaStream_t stream)
   PEER_CUDA(cub_sort(cfg, nullptr, temp_bytes, work, n, stream));
   peer::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
 
+  peer::DeviceBuffer<uint4> sweep(std::size_t(cfg.sweep_mb) << 16);
+  peer::DeviceBuffer<unsigned> sink(1);
+  if (cfg.sweep_mb > 0) PEER_CUDA(cudaMemset(sweep.get(), 0, sweep.bytes()));
+
   peer::EventTimer timer;
   std::vector<float> samples;
   for (int r = 0; r < cfg.warmup + cfg.runs; ++r) {
@@ -319,6 +338,7 @@ bool run_size(const Config& cfg, const Context& ctx, int n, cudaStream_t stream)
       PEER_CUDA(cudaMemcpyAsync(work.values[0], pristine_values.get(), pristine_values.bytes(),
                                 cudaMemcpyDeviceToDevice, stream));
     }
+    if (cfg.sweep_mb > 0) sweep_read<<<1024, 256, 0, stream>>>(sweep.get(), sweep.size(), sink.get());
     timer.start(stream);
     PEER_CUDA(cub_sort(cfg, temp.get(), temp_bytes, work, n, stream));
     timer.stop(stream);
@@ -407,6 +427,7 @@ Config parse(peer::Args& args) {
   cfg.runs = parse_count(args, "--runs", "20", 1);
   cfg.warmup = parse_count(args, "--warmup", "3", 0);
   cfg.seed = peer::parse_u64(args.get("--seed", "1"), "--seed");
+  cfg.sweep_mb = parse_count(args, "--sweep-mb", "0", 0);
   cfg.tile = args.get("--tile", "");
   if (!cfg.tile.empty()) {
     choose<int>("--tile", cfg.tile, {{"384x12", 0}, {"384x15", 0}, {"384x16", 0}, {"448x18", 0}, {"384x23", 0}});

@@ -17,6 +17,9 @@
 // count in a buffer written once (no count fill either); VKC_PROBE_BENCH_ORDER=1 creates the
 // buffers in the order `vkc bench sort` does (pristine keys, keys, pristine values, values,
 // temporary), where the probe otherwise creates the temporary buffer before the values.
+// VKC_PROBE_SWEEP=MIB follows each copy of the input, untimed, with the histogram alone of a radix
+// sort of MIB MiB of other keys: a read-only stream that leaves L2 holding clean lines of another
+// buffer, so that the timed sort starts without the copy's dirty lines in L2.
 #include <algorithm>
 #include <bit>
 #include <cstdio>
@@ -121,6 +124,41 @@ struct Result {
   bool verified = false;
 };
 
+// VKC_PROBE_SWEEP's read: a radix sort's histogram (VKC_RADIX_STEPS=0 while it is recorded) over
+// keys of its own, kept apart from the timed sort's buffers.
+class Sweep {
+ public:
+  Sweep(Context& ctx, std::uint64_t mib) : n_(mib << 18) {
+    if (n_ == 0) return;
+    desc_ = SortDesc{KeyType::u32, ValueType::none, n_, {}};
+    desc_.options.algorithm = SortAlgorithm::radix;
+    keys_ = ctx.create_buffer(n_ * 4);
+    temporary_ = ctx.create_buffer(sort_temporary_bytes(ctx, desc_));
+    ctx.run([&](Recorder& r) {
+      r.fill_buffer(keys_.handle(), 0, VK_WHOLE_SIZE, 0);
+      r.fill_buffer(temporary_.handle(), 0, VK_WHOLE_SIZE, 0);
+    });
+  }
+
+  void record(Context& ctx, Recorder& r) const {
+    if (n_ == 0) return;
+    const char* steps = std::getenv("VKC_RADIX_STEPS");
+    const std::string saved = steps ? steps : "";
+    setenv("VKC_RADIX_STEPS", "0", 1);
+    sorting::record(ctx, r, desc_, n_, SortBuffers{{keys_.handle()}, {}, {temporary_.handle()}});
+    if (steps) {
+      setenv("VKC_RADIX_STEPS", saved.c_str(), 1);
+    } else {
+      unsetenv("VKC_RADIX_STEPS");
+    }
+  }
+
+ private:
+  std::uint64_t n_;
+  SortDesc desc_;
+  Buffer keys_, temporary_;
+};
+
 Result measure(Context& ctx, const Case& c, RadixScan scan, std::uint64_t n, int runs) {
   const std::uint32_t kw = static_cast<std::uint32_t>(key_bytes(c.key) / 4);
   SortDesc desc{c.key, c.value, n, {}};
@@ -155,6 +193,8 @@ Result measure(Context& ctx, const Case& c, RadixScan scan, std::uint64_t n, int
   ctx.upload(count, &count32, 4);
   SortBuffers buffers{{keys.handle()}, {values.handle()}, {temporary.handle()}};
   buffers.temporary_is_clear = kept_clear;
+  const char* sweep_mib = std::getenv("VKC_PROBE_SWEEP");
+  const Sweep sweep(ctx, sweep_mib ? std::strtoull(sweep_mib, nullptr, 10) : 0);
   // Warm-up: at least 3 runs and 300 ms of GPU work, so that the clocks have left idle (an H200
   // idles its SMs near 345 MHz) before the timed runs.
   TimestampQueries queries(ctx, 2);
@@ -170,6 +210,7 @@ Result measure(Context& ctx, const Case& c, RadixScan scan, std::uint64_t n, int
         record_copy(ctx, r, pristine.handle(), keys.handle(), n * kw);
         if (values) record_copy(ctx, r, pristine_values.handle(), values.handle(), n);
       }
+      sweep.record(ctx, r);
       r.reset_queries(queries.pool(), 0, 2);
       r.barrier_all();  // the caller's side of the barrier contract, outside the timed region
       r.write_timestamp(queries.pool(), 0);
