@@ -46,7 +46,7 @@ struct Config {
   int runs = 20;
   int warmup = 3;
   std::uint64_t seed = 1;
-  std::string tile;  // empty: CUB's own onesweep tile; else one of kFixedTiles
+  std::string tile;  // empty: CUB's own onesweep tile; else one of the tiles with_tile names
   int sweep_mb = 0;  // MiB read after each input copy (sweep_read)
 };
 
@@ -114,7 +114,7 @@ std::vector<K> make_keys(Dist dist, std::size_t n, std::uint64_t seed) {
 // CUB's onesweep pass with its tile fixed at Threads x Items, everything else as CUB 3.0 tunes it
 // for sm_90. It measures CUB's own kernels under the budget a Vulkan driver leaves one of our
 // workgroups: two per SM at about 24 KiB of shared memory each, where CUB's pair tile (384 x 23)
-// takes 36 KiB (docs/perf-notes.md, "Session of 2026-11-26, fifth"). The policy shadows the chain's
+// takes 36 KiB (docs/perf-notes.md, "Fifth session of 2026-11-26"). The policy shadows the chain's
 // ActivePolicy and Invoke so that CUB dispatches to it on any device.
 template <typename K, typename V, typename OffsetT, int Threads, int Items>
 struct FixedTileHub {
@@ -135,7 +135,7 @@ struct FixedTileHub {
 template <int Threads, int Items>
 struct TileShape {};
 
-// Calls f(TileShape<T, I>{}) for the tile named `name` ("384x16").
+// Calls f(TileShape<T, I>{}) for the tile named `name` ("384x16"); parse() accepts only these names.
 template <typename F>
 cudaError_t with_tile(const std::string& name, F&& f) {
   if (name == "384x12") return f(TileShape<384, 12>{});
