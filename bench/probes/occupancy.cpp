@@ -3,12 +3,14 @@
 // whether the radix scatter's "24 KiB line" on NVIDIA (docs/perf-notes.md) is the SM's shared
 // memory plan at run time or the compiler's register plan: if a light kernel with 36 KiB keeps
 // two workgroups per SM, the line is the compiler's. Also lists the device's extensions.
-//   probe-occupancy [workgroups_per_sm_launched=12] [spins=200000]
+// Launches workgroups_per_sm x SMs workgroups (SMs from VK_NV_shader_sm_builtins, else 1).
+//   probe-occupancy [workgroups_per_sm=12] [spins=200000]
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
+#include "core/device_info.hpp"
 #include "core/kernels.hpp"
 #include "core/loader.hpp"
 #include "core/state.hpp"
@@ -25,6 +27,17 @@ void list_extensions(const Context& ctx) {
   std::printf("# %u device extensions:", count);
   for (const auto& e : extensions) std::printf(" %s", e.extensionName);
   std::printf("\n");
+}
+
+// The device's SM count where it reports one (VK_NV_shader_sm_builtins), else 1: the table's
+// per_SM column is then the whole device's count.
+std::uint32_t multiprocessors(const Context& ctx) {
+  VkPhysicalDevice physical = ctx.state().physical;
+  if (!detail::has_extension(physical, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) return 1;
+  VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
+  VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &sm};
+  vk::vkGetPhysicalDeviceProperties2(physical, &properties);
+  return sm.shaderSMCount ? sm.shaderSMCount : 1;
 }
 
 struct Row {
@@ -64,7 +77,8 @@ int main(int argc, char** argv) {
     std::printf("# %s, driver %s, subgroup %u, shared %u B\n", info.name.c_str(), info.driver_info.c_str(),
                 info.subgroup_size, info.shared_memory_bytes);
     list_extensions(ctx);
-    const std::uint32_t sms = info.is_software() ? 2 : 132;  // H100 SXM and H200: 132 SMs
+    const std::uint32_t sms = multiprocessors(ctx);
+    std::printf("# %u SMs (1: not reported; per_SM is then the device's count)\n", sms);
     Buffer counters = ctx.create_buffer(16);
     std::printf("%9s %10s %8s %10s %8s\n", "workgroup", "shared_KiB", "peak", "per_SM", "ms");
     const double kib[] = {4, 12, 16, 20, 23, 24, 24.5, 25, 28, 31.5, 32, 36, 40, 44, 47.5};
@@ -76,6 +90,9 @@ int main(int argc, char** argv) {
         std::printf("%9u %10.1f %8u %10.2f %8.3f\n", workgroup, k, row.peak, row.peak / double(sms), row.ms);
       }
     }
+    const auto messages = ctx.take_validation_messages();  // VKC_VALIDATION=1 records them
+    for (const auto& m : messages) std::fprintf(stderr, "probe-occupancy: validation: %s\n", m.c_str());
+    if (!messages.empty()) return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "probe-occupancy: %s\n", e.what());
     return 1;
