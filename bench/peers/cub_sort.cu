@@ -113,8 +113,9 @@ std::vector<K> make_keys(Dist dist, std::size_t n, std::uint64_t seed) {
 
 // CUB's onesweep pass with its tile fixed at Threads x Items, everything else as CUB 3.0 tunes it
 // for sm_90. It measures CUB's own kernels under the budget a Vulkan driver leaves one of our
-// workgroups: two per SM at about 24 KiB of shared memory each, where CUB's pair tile (384 x 23)
-// takes 36 KiB (docs/perf-notes.md, "Fifth session of 2026-11-26"). The policy shadows the chain's
+// workgroups: NVIDIA's gives compute 48 KiB of shared memory per SM, two workgroups of 24 KiB,
+// where CUB's pair tile (384 x 23) takes 36 KiB (docs/perf-notes.md, "Fifth session of 2026-11-26"
+// and, for the 48 KiB, "Sixth session"). The policy shadows the chain's
 // ActivePolicy and Invoke so that CUB dispatches to it on any device.
 template <typename K, typename V, typename OffsetT, int Threads, int Items>
 struct FixedTileHub {
