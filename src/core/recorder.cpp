@@ -63,8 +63,13 @@ void Recorder::barrier(VkPipelineStageFlags dst_stages, VkAccessFlags dst_access
     src_access |= t.write_access;
   }
   if (!src_stages) return;
-  // A global memory barrier: makes every write recorded so far available and visible to the
-  // destination stages, and orders every earlier read before later writes (execution dependency).
+  // Makes every write recorded so far available and visible to the destination stages, and
+  // orders every earlier read before later writes (execution dependency).
+  record_global_barrier(src_stages, dst_stages, src_access, dst_access);
+}
+
+void Recorder::record_global_barrier(VkPipelineStageFlags src_stages, VkPipelineStageFlags dst_stages,
+                                     VkAccessFlags src_access, VkAccessFlags dst_access) {
   VkMemoryBarrier memory{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   memory.srcAccessMask = src_access;
   memory.dstAccessMask = dst_access;
@@ -169,12 +174,7 @@ void Recorder::reset_queries(VkQueryPool pool, std::uint32_t first, std::uint32_
 void Recorder::barrier_all() {
   // Orders everything before it (whoever recorded it) before everything after it, and makes
   // all writes visible: the fence between this recorder's commands and foreign ones.
-  VkMemoryBarrier memory{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  memory.srcAccessMask = kAllAccess;
-  memory.dstAccessMask = kAllAccess;
-  vkCmdPipelineBarrier(commands_, kAllStages, kAllStages, 0, 1, &memory, 0, nullptr, 0, nullptr);
-  ++barriers_;
-  tracked_.clear();
+  record_global_barrier(kAllStages, kAllStages, kAllAccess, kAllAccess);
 }
 
 void Recorder::finish_for_host() { barrier(VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT); }

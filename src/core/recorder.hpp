@@ -112,6 +112,9 @@ class Recorder {
   static Range range_of(VkDeviceSize offset, VkDeviceSize bytes);
   void prepare(std::span<const Use> uses);
   void barrier(VkPipelineStageFlags dst_stages, VkAccessFlags dst_access);
+  /// One global memory barrier; everything tracked so far is then ordered and forgotten.
+  void record_global_barrier(VkPipelineStageFlags src_stages, VkPipelineStageFlags dst_stages,
+                             VkAccessFlags src_access, VkAccessFlags dst_access);
   void bind(const Pipeline& pipeline, std::span<const Binding> bindings, const void* push,
             std::uint32_t push_bytes);
   std::vector<Use> uses_of(std::span<const Binding> bindings) const;
