@@ -10,6 +10,7 @@ packages=(
   vulkan-validationlayers                  # the Khronos validation layer the tests run under
   libgtest-dev libgmock-dev                # GoogleTest
   libcli11-dev nlohmann-json3-dev libstb-dev libtbb-dev
+  python3-numpy                            # the reference that the .npy and CLI tests compare against
   "$@"
 )
 

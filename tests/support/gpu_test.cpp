@@ -26,11 +26,27 @@ void apply_test_environment() {
   }
 }
 
+bool env_is_set(const char* name) {
+  const char* value = std::getenv(name);
+  return value && *value && std::string(value) != "0";
+}
+
+// A GPU test that runs without the validation layer proves much less than it claims: refuse,
+// unless the person running it says so.
+void require_validation() {
+  if (env_is_set("VKC_VALIDATION") || env_is_set("VKC_TEST_UNCHECKED")) return;
+  throw std::runtime_error(
+      "GPU tests run under the validation layer: run them through CTest, or give them CTest's "
+      "variables (VKC_TEST_ENV=\"LP_NATIVE_VECTOR_WIDTH=256 VKC_VALIDATION=1 VKC_EXPECT_SUBGROUP_SIZE=8\"), "
+      "or set VKC_TEST_UNCHECKED=1 to run without it");
+}
+
 }  // namespace
 
 Context& context() {
   static std::unique_ptr<Context> ctx = [] {
     apply_test_environment();
+    require_validation();
     ContextOptions options;
     options.quiet = true;
     return std::make_unique<Context>(options);
@@ -41,17 +57,21 @@ Context& context() {
 void GpuTest::SetUp() {
   auto early = context().take_validation_messages();
   ASSERT_TRUE(early.empty()) << "validation message before the test: " << early.front();
-  if (const char* expected = std::getenv("VKC_EXPECT_SUBGROUP_SIZE"); expected && context().info().is_software()) {
-    ASSERT_EQ(context().info().subgroup_size, static_cast<std::uint32_t>(std::atoi(expected)))
-        << "lavapipe did not give the subgroup size CTest asked for";
-  }
+  if (!context().info().is_software() || env_is_set("VKC_TEST_UNCHECKED")) return;
+  const char* expected = std::getenv("VKC_EXPECT_SUBGROUP_SIZE");
+  ASSERT_NE(expected, nullptr) << "on lavapipe, VKC_EXPECT_SUBGROUP_SIZE names the subgroup size this run must get "
+                                  "(CTest sets it); VKC_TEST_UNCHECKED=1 runs without the check";
+  ASSERT_EQ(context().info().subgroup_size, static_cast<std::uint32_t>(std::atoi(expected)))
+      << "lavapipe did not give the subgroup size CTest asked for";
 }
 
-void GpuTest::TearDown() {
+void expect_no_validation_messages() {
   for (const std::string& message : context().take_validation_messages()) {
     ADD_FAILURE() << "validation layer: " << message;
   }
 }
+
+void GpuTest::TearDown() { expect_no_validation_messages(); }
 
 std::mt19937_64 rng_for_current_test() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();

@@ -11,8 +11,12 @@
 namespace vkc::test {
 
 /// The process-wide context, created on first use with validation as the environment asks
-/// (CTest sets VKC_VALIDATION=1).
+/// (CTest sets VKC_VALIDATION=1); refuses to start without validation unless
+/// VKC_TEST_UNCHECKED=1 says so.
 Context& context();
+
+/// Adds a test failure for every message the validation layer emitted since the last check.
+void expect_no_validation_messages();
 
 /// Base fixture for GPU tests: fails the test when the validation layer said anything, and
 /// checks that lavapipe gave the subgroup size CTest asked for.
