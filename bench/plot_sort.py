@@ -10,6 +10,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import ticker  # noqa: E402
 
 
 def main():
@@ -26,11 +27,13 @@ def main():
     for name, points in sorted(series.items()):
         points.sort()
         ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", markersize=3, label=name)
-    ax.set(xscale="log", yscale="log", xlabel="n (keys)", ylabel="G keys/s",
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set(xlabel="n (keys)", ylabel="G keys/s",
            title="vkc bench sort on %s (%s, %s)" % (info.get("device", "?"), info.get("commit", "?"), info.get("date", "?")))
-    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: "2^%d" % round(math.log2(x))))
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda x, _: "2^%d" % round(math.log2(x))))
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(loc="upper left")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1))  # beside the data, not over it
     fig.savefig(sys.argv[2], dpi=100, bbox_inches="tight")
 
 

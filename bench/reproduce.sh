@@ -44,10 +44,10 @@ fi
 
 # Sizes: the full tables, or a quick pass through every step on a CPU device.
 if [ "${REPRO_SCALE:-full}" = tiny ]; then
-  ALL_MAX=14 CPU_MAX=14 SMALL_MAX=13 SORTED_MAX=13 RADIX_SIZES="10 12" RUNS=(--runs 10 --warmup 1)
+  ALL_MAX=14 CPU_MAX=14 ODD_MAX=12 SMALL_MAX=13 SORTED_MAX=13 RADIX_SIZES="10 12" RUNS=(--runs 10 --warmup 1)
   NBODY_N=256,512 NBODY_RUNS=(--runs 2 --warmup 1)
 else
-  ALL_MAX=28 CPU_MAX=26 SMALL_MAX=17 SORTED_MAX=20 RADIX_SIZES="20 24 26 28" RUNS=()
+  ALL_MAX=28 CPU_MAX=26 ODD_MAX=16 SMALL_MAX=17 SORTED_MAX=20 RADIX_SIZES="20 24 26 28" RUNS=()
   NBODY_N=16384,32768,65536,135168,262144,524288,1048576 NBODY_RUNS=()
 fi
 PEERS=()
@@ -125,7 +125,7 @@ all_algorithms() {
   local plot=()
   command -v gnuplot >/dev/null && plot=(--plot "$OUT/sort-u32.png")
   "$VKC" bench sort "${PEERS[@]}" "${RUNS[@]}" --min-n 512 --max-n $((1 << ALL_MAX)) --cpu-max-n $((1 << CPU_MAX)) \
-    --csv "$OUT/sort-u32.csv" "${plot[@]}" || return
+    --odd-even-max-n $((1 << ODD_MAX)) --csv "$OUT/sort-u32.csv" "${plot[@]}" || return
   [ ${#plot[@]} -gt 0 ] || python3 "$HERE/plot_sort.py" "$OUT/sort-u32.csv" "$OUT/sort-u32.png"
 }
 

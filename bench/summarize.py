@@ -90,19 +90,21 @@ def gpu_times(rows, algorithm):
 
 
 def radix_table(folder, copy_tbps):
+    # The sizes the radix-* files hold (a quick run's are small), else the page's.
+    sizes = sorted({n for _, name, _, _ in RADIX_CASES[1:] for n in gpu_times(read_csv(folder, name), "radix")})
     lines = []
     for label, name, kb, vb in RADIX_CASES:
         times = gpu_times(read_csv(folder, name), "radix")
         # One pass per 8-bit digit reads and writes keys and values; the histogram reads the keys.
         per_key = kb * 2 * (kb + vb) + kb
-        for n in RADIX_SIZES:
+        for n in sizes or RADIX_SIZES:
             if n not in times or (n == 1 << 27 and (1 << 28) in times):
                 continue
             ours, cub = times[n]
             rate = n / ours / 1e6
             bound = copy_tbps * 1e12 / per_key / 1e9 if copy_tbps else None
             lines.append([label, size(n), ms(ours), ms(cub), "%.3fx" % (cub / ours) if cub else "",
-                          "%.1f" % rate, "%.0f%% of %.0f" % (100 * rate / bound, bound) if bound else ""])
+                          "%.3g" % rate, "%.0f%% of %.0f" % (100 * rate / bound, bound) if bound else ""])
     return table(["case", "n", "radix ms", "CUB ms", "CUB / radix", "G keys/s", "fraction of the copy bound"], lines)
 
 
