@@ -114,8 +114,8 @@ std::vector<K> make_keys(Dist dist, std::size_t n, std::uint64_t seed) {
 // CUB's onesweep pass with its tile fixed at Threads x Items, everything else as CUB 3.0 tunes it
 // for sm_90. It measures CUB's own kernels under the budget a Vulkan driver leaves one of our
 // workgroups: NVIDIA's gives compute 48 KiB of shared memory per SM, two workgroups of 24 KiB,
-// where CUB's pair tile (384 x 23) takes 36 KiB (docs/perf-notes.md, "Fifth session of 2026-11-26"
-// and, for the 48 KiB, "Sixth session"). The policy shadows the chain's
+// where CUB's pair tile (384 x 23) takes 36 KiB (docs/perf-notes.md#shared-memory-budget). The
+// policy shadows the chain's
 // ActivePolicy and Invoke so that CUB dispatches to it on any device.
 template <typename K, typename V, typename OffsetT, int Threads, int Items>
 struct FixedTileHub {
@@ -229,7 +229,7 @@ void on_threads(std::size_t count, F f) {
 
 // std::sort on every core: one slice per core sorted on its own thread, then neighbouring runs
 // merged, on threads too, until one is left. A serial std::sort of the reference took about 20 s
-// at 2^28 keys, per algorithm, most of a device call's time (docs/perf-notes.md, fifteenth session).
+// at 2^28 keys, per algorithm, most of a device call's time.
 template <typename K, typename Before>
 void parallel_sort(std::vector<K>& keys, Before before) {
   const std::size_t parts = std::max(1u, std::thread::hardware_concurrency());

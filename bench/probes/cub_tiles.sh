@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CUB's radix sort at fixed onesweep tiles beside CUB's own tile and our probe, for the device
-# machine (docs/perf-notes.md, "Fifth session of 2026-11-26"): it shows how much of the gap to
+# machine (docs/perf-notes.md#shared-memory-budget): it shows how much of the gap to
 # CUB is the tile that the shared-memory budget allows. Every row's output is verified.
 #
 # usage: cub_tiles.sh DIR VALUE SIZES [TILE...]

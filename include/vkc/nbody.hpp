@@ -47,7 +47,7 @@ struct Config {
   float softening = 0.01f;
   /// Invocations per workgroup of the force kernel. 0: chosen from the device (256 on GPUs,
   /// measured on an H200, clamped to maxComputeWorkGroupInvocations; see
-  /// docs/perf-notes-nbody.md; 64 on CPU implementations).
+  /// docs/perf-notes.md#n-body-tile; 64 on CPU implementations).
   std::uint32_t workgroup_size = 0;
   /// Bodies each invocation accumulates, so that every body read from shared memory serves
   /// this many interactions. 0: chosen from the device (1 on GPUs, 2 on CPUs). 1, 2, 4 or 8.

@@ -53,7 +53,7 @@ void check_state(const State& s) {
   }
 }
 
-// GPU defaults from a sweep on an H200 at N = 135168 (docs/perf-notes-nbody.md): 256
+// GPU defaults from a sweep on an H200 at N = 135168 (docs/perf-notes.md#n-body-tile): 256
 // invocations, one body each, 1024-body tiles ran at 1.97 T interactions/s, within 1.5% of
 // the best shape (4 bodies, 2048-body tiles), which starves at small N (16 workgroups at
 // N = 16384). On other devices the same shape, clamped to their limits. lavapipe: smaller

@@ -31,7 +31,7 @@ struct Kernels {
 std::uint32_t workgroup_size(const DeviceInfo& device, std::uint32_t tile) {
   // A CPU implementation runs a workgroup's subgroups one after another and switches between
   // them at every barrier: 64 invocations sorted 65537 keys 1.6x faster than 256 on lavapipe
-  // (docs/perf-notes-oddeven.md). Note lavapipe also ends any loop nest after 65535 iterations,
+  // (docs/perf-notes.md#odd-even-tile). Note lavapipe also ends any loop nest after 65535 iterations,
   // which a tile of 4094 with fewer than ~140 invocations would pass.
   const std::uint32_t wanted = device.is_software() ? 64u : 1024u;
   // Otherwise one invocation per pair of the tile, up to the device's limit; each loops over the rest.
@@ -86,7 +86,7 @@ std::uint32_t odd_even_tile(const DeviceInfo& device, KeyType key_type) {
   const std::uint32_t tile = (device.shared_memory_bytes - kVoteBytes) / element_bytes;
   // On a CPU implementation a tile's O(B^2) transposition phases dominate: 65537 random keys
   // took 5.5 s with the 4094 that 32 KiB hold and 1.4 s with 512 on lavapipe, where the test
-  // suite runs (docs/perf-notes-oddeven.md). GPUs fill their shared memory.
+  // suite runs (docs/perf-notes.md#odd-even-tile). GPUs fill their shared memory.
   if (device.is_software()) return std::min(tile, kSoftwareTile) & ~1u;
   return tile & ~1u;
 }
