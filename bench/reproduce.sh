@@ -3,16 +3,22 @@
 # Measures every table of BENCHMARKS.md on this machine's GPU and writes them, with their CSVs,
 # the keys/s plot and the environment, into one folder.
 #
-#   bench/reproduce.sh OUT [all|part1|part2]
+#   bench/reproduce.sh OUT [all|part1|part2|part3|part4]
 #
+# Each part fits one 10-minute call on an H100 (times measured at 974611a, or estimated where
+# marked); `all` (the default) runs the four in turn. Most of each part's time is the CPU's: the
+# reference sort and the check of every output, ours and CUB's, at 2^26 and 2^28.
 # part1: the environment; every algorithm, CUB and std::sort on u32 keys from 2^9 to 2^28 (the
 #        plot, the CPU-versus-GPU table, the u32 rows of the radix table, the crossover); pairs at
 #        small sizes (the crossover); sorted input (odd-even); the n-body table with its peer.
-# part2: the radix table's other cases beside CUB: f32 and u64 keys, u32+u32, u64+u32 and u64+u64
-#        pairs at 2^20, 2^24, 2^26 and 2^28 (2^27 where one buffer cannot hold the temporary data).
-# all (the default) runs both; on an H100 each part takes about five minutes, most of it the CPU's
-# reference sorts and verification.
-#
+#        211 s.
+# part2: the radix table's f32 and u64 keys and u32+u32 pairs beside CUB, at 2^20, 2^24, 2^26 and
+#        2^28. 403 s (u32+u32 alone 295 s).
+# part3: u64+u32 pairs, the same sizes. Not yet run whole: 2^20 to 2^26 took under 200 s; about
+#        450 s estimated (u32+u32's 295 s, half as many bytes a pair).
+# part4: u64+u64 pairs, at 2^20, 2^24, 2^26 and 2^27 (one buffer cannot hold the temporary data of
+#        2^28). Not yet run; about 300 s estimated (2^27 pairs of 16 bytes, as many bytes as u32+u32
+#        at 2^28).
 # Run from the repository root. BUILD (default: build) holds `vkc`, and `peers/` with the CUDA
 # peers where they were built (-DVKC_BUILD_PEERS=ON); without them the tables have no CUB column.
 # BUILD/lib, if present, is searched first for shared libraries (TBB on a machine without it).
@@ -21,14 +27,14 @@
 # Each step's output goes to OUT/logs/, its time to OUT/timing-PART.txt; a failed step is
 # reported there and the others still run, and the exit status is then non-zero. At the end
 # bench/summarize.py writes OUT/tables.md (the page's tables) and OUT/README.md (the index); run
-# it again on a folder that merges two parts.
+# it again on a folder that merges several parts.
 set -uo pipefail
 
-usage() { echo "usage: bench/reproduce.sh OUT [all|part1|part2]" >&2; exit 2; }
+usage() { echo "usage: bench/reproduce.sh OUT [all|part1|part2|part3|part4]" >&2; exit 2; }
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage; fi
 OUT=$1
 PART=${2:-all}
-case $PART in all|part1|part2) ;; *) usage ;; esac
+case $PART in all|part1|part2|part3|part4) ;; *) usage ;; esac
 
 BUILD=${BUILD:-build}
 VKC="$BUILD/vkc"
@@ -147,7 +153,9 @@ radix_case() {  # radix_case NAME TYPE VALUES KEY_BYTES VALUE_BYTES
   return "$rc"
 }
 
-if [ "$PART" != part2 ]; then
+runs() { [ "$PART" = all ] || [ "$PART" = "$1" ]; }  # runs PARTn: whether this call runs that part
+
+if runs part1; then
   step environment environment
   step sort-u32 all_algorithms
   step sort-u32-u32-small "$VKC" bench sort "${RUNS[@]}" --algos bitonic,radix --values u32 --min-n 512 \
@@ -159,12 +167,17 @@ if [ "$PART" != part2 ]; then
   [ -x "$BUILD/peers/vkc-peer-nbody" ] && nbody_peer=(--peers)
   step nbody "$VKC" bench nbody "${nbody_peer[@]}" "${NBODY_RUNS[@]}" --n "$NBODY_N" --csv "$OUT/nbody.csv"
 fi
-if [ "$PART" != part1 ]; then
-  [ "$PART" = all ] || step environment environment
+# A part run alone records its own environment (env-PART.txt), as the machine may differ.
+[ "$PART" = all ] || [ "$PART" = part1 ] || step environment environment
+if runs part2; then
   step radix-f32 radix_case f32 f32 none 4 0
   step radix-u64 radix_case u64 u64 none 8 0
   step radix-u32-u32 radix_case u32-u32 u32 u32 4 4
+fi
+if runs part3; then
   step radix-u64-u32 radix_case u64-u32 u64 u32 8 4
+fi
+if runs part4; then
   step radix-u64-u64 radix_case u64-u64 u64 u64 8 8
 fi
 printf '%-24s %5d s\n' total $((SECONDS - start_all)) >> "$OUT/timing-$PART.txt"

@@ -2,8 +2,10 @@
 """Turns a folder written by bench/reproduce.sh into the tables of BENCHMARKS.md (DIR/tables.md)
 and an index of its files (DIR/README.md). Usage: bench/summarize.py DIR. Standard library only.
 
-Ratios are computed from the CSVs' milliseconds (CUB's time over ours: above 1 is faster than
-CUB); the copy bound is the bytes a sort must move at the copy rate in env-*.txt (copy_tbps).
+The radix table prints the CSVs' figures as written (CUB / radix is CUB's time over ours: above 1
+is faster than CUB); the other tables round the CSVs' milliseconds to four significant digits. The
+copy bound is the bytes a sort must move (bytes_per_key) at the copy rate in env-*.txt (copy_tbps).
+The index ends with the radix table's cells the folder lacks.
 """
 import csv
 import glob
@@ -28,7 +30,7 @@ FILES = [  # the index: file, what it holds
     ("sort-u32-u32-small.csv", "bitonic and radix, u32 keys with u32 values, small sizes (the crossover)"),
     ("sort-u32-sorted.csv", "bitonic, odd_even and radix on sorted input"),
     ("nbody.csv", "`vkc bench nbody --peers`: force evaluation speed beside the GPU Gems 3 CUDA kernel"),
-    ("radix-*.csv", "the radix sort beside CUB, one case per file, at 2^20, 2^24, 2^26 and 2^28"),
+    ("radix-*.csv", "the radix sort beside CUB, one case per file, at 2^20, 2^24, 2^26 and 2^28 (2^27 where one buffer cannot hold more)"),
     ("tables.md", "the tables of BENCHMARKS.md, made from the files above by bench/summarize.py"),
     ("timing-*.txt", "each step's wall time and status"),
     ("logs/", "each step's printed output"),
@@ -89,23 +91,54 @@ def gpu_times(rows, algorithm):
     return out
 
 
-def radix_table(folder, copy_tbps):
+def radix_rows(folder, name):
+    """n -> the radix sort's CSV row (gpu_ms, cub_ms, ratio_to_cub, gkeys_per_s as written)."""
+    return {int(r["n"]): r for r in read_csv(folder, name) if r["algorithm"] == "radix"}
+
+
+def bytes_per_key(kb, vb):
+    # One pass per 8-bit digit reads and writes keys and values; the histogram reads the keys once.
+    return kb * 2 * (kb + vb) + kb
+
+
+def radix_sizes(folder):
     # The sizes the radix-* files hold (a quick run's are small), else the page's.
-    sizes = sorted({n for _, name, _, _ in RADIX_CASES[1:] for n in gpu_times(read_csv(folder, name), "radix")})
+    found = {n for _, name, _, _ in RADIX_CASES[1:] for n in radix_rows(folder, name)}
+    return sorted(found) or RADIX_SIZES
+
+
+def radix_table(folder, copy_tbps):
+    """The CSV's own figures, as written, so that every number can be found in it; only the
+    fraction of the copy bound is computed here."""
     lines = []
     for label, name, kb, vb in RADIX_CASES:
-        times = gpu_times(read_csv(folder, name), "radix")
-        # One pass per 8-bit digit reads and writes keys and values; the histogram reads the keys.
-        per_key = kb * 2 * (kb + vb) + kb
-        for n in sizes or RADIX_SIZES:
-            if n not in times or (n == 1 << 27 and (1 << 28) in times):
+        rows = radix_rows(folder, name)
+        bound = copy_tbps * 1e12 / bytes_per_key(kb, vb) / 1e9 if copy_tbps else None
+        for n in radix_sizes(folder):
+            if n not in rows or (n == 1 << 27 and (1 << 28) in rows):
                 continue
-            ours, cub = times[n]
-            rate = n / ours / 1e6
-            bound = copy_tbps * 1e12 / per_key / 1e9 if copy_tbps else None
-            lines.append([label, size(n), ms(ours), ms(cub), "%.3fx" % (cub / ours) if cub else "",
-                          "%.3g" % rate, "%.0f%% of %.0f" % (100 * rate / bound, bound) if bound else ""])
+            r = rows[n]
+            rate = n / float(r["gpu_ms"]) / 1e6
+            lines.append([label, size(n), r["gpu_ms"], r["cub_ms"], r["ratio_to_cub"] + "x" if r["ratio_to_cub"] else "",
+                          r["gkeys_per_s"], "%.0f%% of %.0f" % (100 * rate / bound, bound) if bound else ""])
     return table(["case", "n", "radix ms", "CUB ms", "CUB / radix", "G keys/s", "fraction of the copy bound"], lines)
+
+
+def not_measured(folder):
+    """The radix table's cells this folder lacks: whole cases, and sizes a case stopped short of
+    (2^27 stands for 2^28 where one storage buffer cannot hold the temporary data)."""
+    sizes = radix_sizes(folder)
+    missing = []
+    for label, name, _, _ in RADIX_CASES:
+        rows = radix_rows(folder, name)
+        if not rows:
+            missing.append("%s (no %s)" % (label, name))
+            continue
+        gone = [n for n in sizes if n not in rows and not (n == 1 << 28 and (1 << 27) in rows)
+                and not (n == 1 << 27 and (1 << 28) in rows)]
+        if gone:
+            missing.append("%s at %s" % (label, ", ".join(size(n) for n in gone)))
+    return missing
 
 
 def cpu_gpu_table(folder):
@@ -181,6 +214,9 @@ def main():
         present = sorted(os.path.basename(p.rstrip("/")) for p in glob.glob(os.path.join(folder, pattern)))
         if present:
             index.append("- %s: %s\n" % (", ".join("`%s`" % p for p in present), what))
+    missing = not_measured(folder)
+    if missing:
+        index.append("\nNot measured in this folder: %s.\n" % "; ".join(missing))
     with open(os.path.join(folder, "README.md"), "w") as f:
         f.write("".join(index))
 
