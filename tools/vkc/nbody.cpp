@@ -76,13 +76,13 @@ void prepare_frames(const std::filesystem::path& dir) {
   if (ec) throw std::runtime_error("cannot list the frames folder " + dir.string() + ": " + ec.message());
 }
 
-// Joins frame_*.png (in step order) into nbody.mp4 when ffmpeg is on PATH; says so on stderr when not.
+// Joins frame_<step>.png (in step order) into nbody.mp4 when ffmpeg is on PATH; says so on stderr when not.
 void make_movie(const std::filesystem::path& dir) {
   if (std::system("command -v ffmpeg >/dev/null 2>&1") != 0) {
     std::fprintf(stderr, "vkc nbody: ffmpeg not found: frames left as PNG files in %s\n", dir.c_str());
     return;
   }
-  const std::string cmd = "ffmpeg -y -loglevel error -framerate 30 -pattern_type glob -i '" + (dir / "frame_*.png").string() +
+  const std::string cmd = "ffmpeg -y -loglevel error -framerate 30 -pattern_type glob -i '" + (dir / "frame_[0-9]*.png").string() +
                           "' -pix_fmt yuv420p -vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' '" + (dir / "nbody.mp4").string() + "'";
   if (std::system(cmd.c_str()) != 0) throw std::runtime_error("ffmpeg failed to make " + (dir / "nbody.mp4").string());
   std::fprintf(stderr, "vkc nbody: wrote %s\n", (dir / "nbody.mp4").c_str());
