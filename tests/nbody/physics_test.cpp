@@ -97,7 +97,7 @@ TEST_F(NbodyPhysics, TwoBodyCircularOrbitHasKeplerPeriod) {
 
 TEST_F(NbodyPhysics, PlummerSphereConservesEnergyWithoutDrift) {
   // 4096 bodies, 1000 steps of 1/128 (2.8 crossing times), as the issue asks: the longest GPU
-  // test on lavapipe (about 2 minutes on 2 cores), worth it for the physics.
+  // test on lavapipe (half a minute to 2 minutes on 2 shared cores), worth it for the physics.
   const std::size_t n = 4096;
   Config c;
   c.softening = 0.02f;
