@@ -166,12 +166,21 @@ class Simulation {
 struct View {
   float centre_x = 0, centre_y = 0;
   float extent = 2;
-  /// Brightness: a pixel hit by k bodies gets 1 - exp(-exposure * k) of full white.
-  float exposure = 0.15f;
+  /// Each body lights the pixels within this radius (in pixels) of its own: a small disc, so
+  /// that a few thousand bodies still fill a large frame. -1: chosen from the frame and the
+  /// bodies, floor(sqrt(pixels / N) / 4) capped at 8 (2 for 4096 bodies on 512 x 512; 0, one
+  /// pixel per body, from N = pixels / 16).
+  int body_radius = -1;
+  /// The count of bodies on a pixel that shows as full white. A pixel lit by k bodies, 1 <= k
+  /// <= white, gets brightness 0.25 + 0.75 log(k) / log(white) (a log scale, so that a dense
+  /// core and a sparse halo both show); more saturate. 0: the 99th percentile of the lit
+  /// pixels' counts, so that the exposure adapts to each image.
+  float white = 0;
 };
 
 /// Headless renderer: bodies splatted into a width x height image of counts on the GPU with
-/// atomic adds, then tone-mapped by a second shader into RGBA8.
+/// atomic adds, then tone-mapped by a second shader into RGBA8 (after the host picked the
+/// white point from the counts when View::white is 0).
 class Renderer {
  public:
   Renderer(Context& ctx, std::uint32_t width, std::uint32_t height);

@@ -19,11 +19,30 @@ namespace {
 struct SplatPush {
   std::uint32_t n, width, height;
   float centre_x, centre_y, pixels_per_unit;
+  std::int32_t radius;
 };
 struct ToneMapPush {
   std::uint32_t pixels;
-  float exposure;
+  float white;
 };
+
+// View::body_radius: bodies spread evenly would each have a square of pixels / n pixels; a
+// disc a quarter of its side fills a frame without blurring a crowded one.
+std::int32_t body_radius(const View& view, std::size_t n, std::uint32_t pixels) {
+  if (view.body_radius >= 0) return view.body_radius;
+  return static_cast<std::int32_t>(std::min(8.0, std::floor(std::sqrt(double(pixels) / double(n)) / 4)));
+}
+
+// View::white when 0: the 99th percentile of the lit pixels' counts (1 when none is lit).
+float white_point(std::vector<std::uint32_t> counts) {
+  const auto lit_end = std::partition(counts.begin(), counts.end(), [](std::uint32_t c) { return c > 0; });
+  const auto lit = lit_end - counts.begin();
+  if (lit == 0) return 1.0f;
+  const auto rank = static_cast<std::ptrdiff_t>(std::ceil(0.99 * double(lit)));  // the nearest-rank percentile
+  const auto at = counts.begin() + rank - 1;
+  std::nth_element(counts.begin(), at, lit_end);
+  return float(*at);
+}
 
 }  // namespace
 
@@ -60,12 +79,21 @@ std::vector<std::uint8_t> Renderer::render(const Simulation& sim, const View& vi
   const std::uint32_t pixels = m.width * m.height;
   const std::uint32_t wg = streaming_workgroup_size(m.ctx.info());
   const SplatPush splat{static_cast<std::uint32_t>(sim.size()), m.width, m.height, view.centre_x, view.centre_y,
-                        0.5f * float(std::min(m.width, m.height)) / view.extent};
-  const ToneMapPush tone{pixels, view.exposure};
+                        0.5f * float(std::min(m.width, m.height)) / view.extent, body_radius(view, sim.size(), pixels)};
   m.ctx.run([&](Recorder& r) {
     r.fill_buffer(m.counts.handle(), 0, VK_WHOLE_SIZE, 0);
     r.dispatch(m.stage("nbody/splat", sizeof splat), {reads(sim.positions()), updates(m.counts)}, splat,
                groups_for(sim.size(), wg));
+    r.finish_for_host();
+  });
+  float white = view.white;
+  if (!(white > 0)) {
+    std::vector<std::uint32_t> counts(pixels);
+    m.ctx.download(m.counts, counts.data(), 4ull * pixels);
+    white = white_point(std::move(counts));
+  }
+  const ToneMapPush tone{pixels, white};
+  m.ctx.run([&](Recorder& r) {
     r.dispatch(m.stage("nbody/tone_map", sizeof tone), {reads(m.counts), writes(m.pixels)}, tone, groups_for(pixels, wg));
     r.finish_for_host();
   });

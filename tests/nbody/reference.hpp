@@ -1,5 +1,5 @@
-// Independent fp64 references for the N-body tests: direct-sum accelerations and one
-// kick-drift-kick step, written from the equations in include/vkc/nbody.hpp.
+// Independent fp64 references for the N-body tests: direct-sum accelerations and
+// kick-drift-kick steps, written from the equations in include/vkc/nbody.hpp.
 #pragma once
 
 #include <cmath>
@@ -38,6 +38,29 @@ inline void reference_step(std::vector<double>& pos, std::vector<double>& vel, d
   for (std::size_t i = 0; i < n; ++i)
     for (int c = 0; c < 3; ++c) pos[4 * i + c] += dt * vel[4 * i + c];
   kick();
+}
+
+/// `steps` leapfrog steps of reference_step.
+inline void reference_steps(std::vector<double>& pos, std::vector<double>& vel, int steps, double dt, double gravity,
+                            double eps) {
+  for (int s = 0; s < steps; ++s) reference_step(pos, vel, dt, gravity, eps);
+}
+
+/// ||(a - start) - (b - start)|| / ||b - start|| over the xyz components of vec4 rows: the error
+/// of what a step changed rather than of the whole state, so that a bound on it pins the step
+/// itself (a step that does nothing has error 1, however small the change).
+inline double relative_change_error(const std::vector<float>& a, const std::vector<double>& b,
+                                    const std::vector<float>& start) {
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < a.size() / 4; ++i) {
+    for (int c = 0; c < 3; ++c) {
+      const double want = b[4 * i + c] - start[4 * i + c];
+      const double d = (double(a[4 * i + c]) - start[4 * i + c]) - want;
+      num += d * d;
+      den += want * want;
+    }
+  }
+  return std::sqrt(num / den);
 }
 
 /// ||a - b|| / ||b|| over the xyz components of vec4 rows (a: floats from the GPU).

@@ -3,6 +3,7 @@
 // ffmpeg exists) and saving the final state as .npy.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <regex>
 #include <stdexcept>
 #include <string>
 
@@ -42,27 +44,45 @@ void check(const NbodyArgs& a) {
   }
 }
 
+// frame_<step>.png, the step zero-padded to the digits of the last step (at least 5), so that
+// the names sort in step order.
+std::string frame_name(std::uint32_t step, std::uint32_t last_step) {
+  const int digits = std::max(5, int(std::to_string(last_step).size()));
+  char name[32];
+  std::snprintf(name, sizeof name, "frame_%0*u.png", digits, step);
+  return name;
+}
+
+// What frame_name writes, and the movie made of such frames.
+bool is_frame_output(const std::string& name) {
+  static const std::regex frame(R"(frame_[0-9]+\.png)");
+  return name == "nbody.mp4" || std::regex_match(name, frame);
+}
+
 // Creates the frames folder and proves it writable now, not after the first hour of simulation.
+// Removes the frames (and movie) an earlier run left there, so that a shorter run leaves no
+// stale frames behind; other files in the folder are left alone.
 void prepare_frames(const std::filesystem::path& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw std::runtime_error("cannot create the frames folder " + dir.string() + ": " + ec.message());
   if (::access(dir.c_str(), W_OK) != 0) throw std::runtime_error("the frames folder " + dir.string() + " is not writable");
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    if (!is_frame_output(entry.path().filename().string())) continue;
+    if (!std::filesystem::remove(entry.path(), ec) && ec) {
+      throw std::runtime_error("cannot remove the earlier frame " + entry.path().string() + ": " + ec.message());
+    }
+  }
+  if (ec) throw std::runtime_error("cannot list the frames folder " + dir.string() + ": " + ec.message());
 }
 
-std::string frame_name(std::uint32_t index) {
-  char name[32];
-  std::snprintf(name, sizeof name, "frame_%05u.png", index);
-  return name;
-}
-
-// Joins frame_%05d.png into nbody.mp4 when ffmpeg is on PATH; says so on stderr when not.
+// Joins frame_<step>.png (in step order) into nbody.mp4 when ffmpeg is on PATH; says so on stderr when not.
 void make_movie(const std::filesystem::path& dir) {
   if (std::system("command -v ffmpeg >/dev/null 2>&1") != 0) {
     std::fprintf(stderr, "vkc nbody: ffmpeg not found: frames left as PNG files in %s\n", dir.c_str());
     return;
   }
-  const std::string cmd = "ffmpeg -y -loglevel error -framerate 30 -i '" + (dir / "frame_%05d.png").string() +
+  const std::string cmd = "ffmpeg -y -loglevel error -framerate 30 -pattern_type glob -i '" + (dir / "frame_[0-9]*.png").string() +
                           "' -pix_fmt yuv420p -vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' '" + (dir / "nbody.mp4").string() + "'";
   if (std::system(cmd.c_str()) != 0) throw std::runtime_error("ffmpeg failed to make " + (dir / "nbody.mp4").string());
   std::fprintf(stderr, "vkc nbody: wrote %s\n", (dir / "nbody.mp4").c_str());
@@ -150,10 +170,12 @@ void run_nbody(const NbodyArgs& a, const Common& common) {
     renderer.emplace(ctx, a.frame_size, a.frame_size);
     view = nbody::fit_view(initial);
   }
-  std::uint32_t frame = 0;
   auto checkpoint = [&](std::uint32_t step) {
     reporter.report(step, sim.state());
-    if (renderer) nbody::write_png(std::filesystem::path(a.frames) / frame_name(frame++), renderer->render(sim, view), a.frame_size, a.frame_size);
+    if (renderer) {
+      nbody::write_png(std::filesystem::path(a.frames) / frame_name(step, a.steps), renderer->render(sim, view),
+                       a.frame_size, a.frame_size);
+    }
   };
 
   const Progress progress(a.steps);
@@ -191,7 +213,7 @@ void register_nbody(CLI::App& app, Common& common) {
   cmd->add_option("--seed", a->seed, "seed of the initial conditions")->capture_default_str();
   cmd->add_option("--eps", a->eps, "Plummer softening length (force and potential)")->capture_default_str();
   cmd->add_option("-G,--gravity", a->gravity, "gravitational constant")->capture_default_str();
-  cmd->add_option("--frames", a->frames, "write PNG frames (and nbody.mp4 when ffmpeg exists) into this folder");
+  cmd->add_option("--frames", a->frames, "write PNG frames frame_<step>.png (and nbody.mp4 when ffmpeg exists) into this folder, first removing those an earlier run left there");
   cmd->add_option("--frame-size", a->frame_size, "frame width and height in pixels")
       ->check(CLI::Range(16u, 8192u))
       ->capture_default_str();
