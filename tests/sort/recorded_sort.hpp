@@ -24,8 +24,12 @@ class GuardedBuffer {
   static constexpr std::uint32_t kGuard = 0xA5A5A5A5u;
   static constexpr std::uint64_t kTailBytes = 64;
 
-  GuardedBuffer(Context& ctx, VkDeviceSize offset, std::uint64_t bytes)
-      : ctx_(&ctx), offset_(offset), bytes_(bytes), buffer_(ctx.create_buffer(offset + bytes + kTailBytes)) {
+  GuardedBuffer(Context& ctx, const char* name, VkDeviceSize offset, std::uint64_t bytes)
+      : ctx_(&ctx),
+        name_(name),
+        offset_(offset),
+        bytes_(bytes),
+        buffer_(ctx.create_buffer(offset + bytes + kTailBytes)) {
     const std::vector<std::uint32_t> words(buffer_.bytes() / 4, kGuard);
     ctx.upload(buffer_, words.data(), words.size() * 4);
   }
@@ -54,13 +58,16 @@ class GuardedBuffer {
     for (std::size_t w = 0; w < words.size(); ++w) {
       const std::uint64_t at = w * 4;
       const bool guard = at < offset_ || at >= offset_ + bytes_;
-      if (guard && words[w] != kGuard) return ::testing::AssertionFailure() << "wrote the guard word at byte " << at;
+      if (guard && words[w] != kGuard) {
+        return ::testing::AssertionFailure() << "the " << name_ << " buffer's guard word at byte " << at << " changed";
+      }
     }
     return ::testing::AssertionSuccess();
   }
 
  private:
   Context* ctx_;
+  const char* name_;
   VkDeviceSize offset_;
   std::uint64_t bytes_;
   Buffer buffer_;
@@ -74,10 +81,10 @@ class RecordedSort {
   RecordedSort(Context& ctx, const SortDesc& desc, const Offsets& at = {})
       : ctx_(&ctx),
         desc_(desc),
-        keys_(ctx, at.keys, desc.max_count * sizeof(K)),
-        values_(ctx, at.values, std::max<std::uint64_t>(4, desc.max_count * value_bytes(desc.value_type))),
-        temporary_(ctx, at.temporary, sort_temporary_bytes(ctx, desc)),
-        count_(ctx, at.count, 4) {}
+        keys_(ctx, "keys", at.keys, desc.max_count * sizeof(K)),
+        values_(ctx, "values", at.values, std::max<std::uint64_t>(4, desc.max_count * value_bytes(desc.value_type))),
+        temporary_(ctx, "temporary", at.temporary, sort_temporary_bytes(ctx, desc)),
+        count_(ctx, "count", at.count, 4) {}
 
   /// SortBuffers::temporary_is_clear for the sorts that follow.
   bool temporary_is_clear = false;

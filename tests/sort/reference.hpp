@@ -10,6 +10,7 @@
 #include <cstring>
 #include <numeric>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -182,8 +183,9 @@ template <class T, class V>
   for (std::size_t i = 0; i < values.size(); ++i) {
     perm[i] = element_of(values[i]);
     if (perm[i] >= input.size() || values[i] != value_for<V>(perm[i])) {
-      return ::testing::AssertionFailure() << "the value at " << i << " is corrupted or torn: 0x" << std::hex
-                                           << static_cast<std::uint64_t>(values[i]);
+      std::ostringstream hex;
+      hex << std::hex << static_cast<std::uint64_t>(values[i]);
+      return ::testing::AssertionFailure() << "the value at " << i << " is corrupted or torn: 0x" << hex.str();
     }
     if (!same_key(as_returned(input[perm[i]]), keys[i])) {
       return ::testing::AssertionFailure() << "the value at " << i << " left its key (element " << perm[i] << ")";

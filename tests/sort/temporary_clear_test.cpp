@@ -34,7 +34,8 @@ template <class K, class V>
 // Two sorts over one temporary buffer, both with the flag set, starting from `first_word` in
 // every word of it: the first with a count short of max_count, the second with all of it.
 template <class K, class V>
-void sorts_twice_with_the_flag(SortAlgorithm algorithm, ValueType value_type, SortOrder order, std::uint32_t first_word) {
+void sorts_twice_with_the_flag(SortAlgorithm algorithm, ValueType value_type, SortOrder order,
+                               std::uint32_t first_word) {
   auto rng = rng_for_current_test();
   const SortDesc desc{key_type_of<K>(), value_type, kMaxCount, {algorithm, order}};
   RecordedSort<K, V> s(context(), desc);
@@ -48,8 +49,8 @@ void sorts_twice_with_the_flag(SortAlgorithm algorithm, ValueType value_type, So
 using TemporaryIsClear = GpuTest;
 
 TEST_F(TemporaryIsClear, RadixTrustsAZeroFilledBufferAndLeavesItClearForTheNextSort) {
-  sorts_twice_with_the_flag<std::uint64_t, std::uint32_t>(SortAlgorithm::radix, ValueType::none,
-                                                         SortOrder::ascending, 0);
+  sorts_twice_with_the_flag<std::uint64_t, std::uint32_t>(SortAlgorithm::radix, ValueType::none, SortOrder::ascending,
+                                                          0);
   sorts_twice_with_the_flag<double, std::uint64_t>(SortAlgorithm::radix, ValueType::u64, SortOrder::descending, 0);
   sorts_twice_with_the_flag<std::int32_t, std::uint64_t>(SortAlgorithm::radix, ValueType::u64, SortOrder::ascending, 0);
 }
