@@ -58,11 +58,9 @@ TEST_P(BitonicTest, MovesValuesPastTheTileWithTheirKeys) {
   const auto input = make_keys<double>(n, Dist::few, rng);
   auto keys = input;
   std::vector<std::uint64_t> values(n);
-  for (std::size_t i = 0; i < n; ++i) values[i] = i;
+  for (std::size_t i = 0; i < n; ++i) values[i] = value_for<std::uint64_t>(static_cast<std::uint32_t>(i));
   sort_pairs(ctx(), std::span<double>(keys), std::span<std::uint64_t>(values), {GetParam(), SortOrder::descending});
-  ASSERT_TRUE(keys_sorted(input, keys, SortOrder::descending));
-  std::vector<std::uint32_t> perm(values.begin(), values.end());
-  ASSERT_TRUE(permutation_sorts(input, perm, SortOrder::descending, false));
+  ASSERT_TRUE(pairs_sorted(input, keys, values, SortOrder::descending, false));
 }
 
 class BitonicTuningTest : public GpuTest {
@@ -111,17 +109,22 @@ TEST_F(BitonicTuningTest, SortsWithTheLargeSortTuningsOfGpus) {
 TEST_F(BitonicTuningTest, SortsOneTileAtEveryElementCountPerInvocation) {
   auto rng = rng_for_current_test();
   for (std::uint32_t e_bits = 2; e_bits <= 5; ++e_bits) {
+    std::uint32_t shapes_run = 0;
     for (std::uint32_t n : {1u, 77u, 1000u, 4096u}) {
       sorting::Job shape_job;
       shape_job.max_count = n;
       const sorting::SmallBitonic shape = sorting::small_bitonic_shape(ctx().info(), shape_job, e_bits);
       if (!shape.log_n) continue;  // the tile does not fit this device's shared memory
+      ++shapes_run;
       const auto record = [&](Recorder& r, const sorting::Job& job) {
         sorting::record_small_bitonic(ctx(), r, job, shape);
       };
       const auto input = make_keys<std::uint32_t>(n, Dist::uniform, rng);
       ASSERT_TRUE(keys_sorted(input, sort_with(record, input), SortOrder::ascending)) << "n=" << n << " e" << e_bits;
     }
+    // One subgroup of up to 64 lanes with 32 keys each fits the 16 KiB of shared memory that
+    // every Vulkan device has, so a shape that never ran was refused, not too big for the device.
+    EXPECT_GT(shapes_run, 0u) << "no count ran with " << (1u << e_bits) << " elements per invocation";
   }
 }
 

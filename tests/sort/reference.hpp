@@ -10,6 +10,7 @@
 #include <cstring>
 #include <numeric>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -130,6 +131,23 @@ template <class T>
   return ::testing::AssertionSuccess();
 }
 
+/// The value a pairs test gives element `i`: every word of it names the element (the low word
+/// i ^ 0x5A5A5A5A; the high word of a 64-bit value i times an odd constant, a bijection), so a
+/// word that moves without the rest of its value, or with another element's key, shows.
+template <class V>
+V value_for(std::uint32_t i) {
+  static_assert(sizeof(V) == 4 || sizeof(V) == 8);
+  const std::uint64_t low = i ^ 0x5A5A5A5Au;
+  if constexpr (sizeof(V) == 4) return static_cast<V>(low);
+  else return static_cast<V>(low | std::uint64_t{(i * 0x9E3779B1u) ^ 0xC3C3C3C3u} << 32);
+}
+
+/// The element a value_for value names (read from its low word alone).
+template <class V>
+std::uint32_t element_of(V value) {
+  return static_cast<std::uint32_t>(value) ^ 0x5A5A5A5Au;
+}
+
 /// Checks that `perm` is a permutation that puts `input` in the contract's order; with
 /// `stable`, that it is exactly the stable one.
 template <class T>
@@ -151,6 +169,29 @@ template <class T>
     return ::testing::AssertionFailure() << "sorted, but equal keys left their input order";
   }
   return ::testing::AssertionSuccess();
+}
+
+/// Checks sorted pairs whole: the keys in the contract's order, each value (every word of it)
+/// one that value_for gave an input element, that element's key beside it, and the values a
+/// sorting permutation of the input, the stable one with `stable`.
+template <class T, class V>
+::testing::AssertionResult pairs_sorted(const std::vector<T>& input, const std::vector<T>& keys,
+                                        const std::vector<V>& values, SortOrder order, bool stable) {
+  if (auto sorted = keys_sorted(input, keys, order); !sorted) return sorted;
+  if (values.size() != input.size()) return ::testing::AssertionFailure() << "values changed length";
+  std::vector<std::uint32_t> perm(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    perm[i] = element_of(values[i]);
+    if (perm[i] >= input.size() || values[i] != value_for<V>(perm[i])) {
+      std::ostringstream hex;
+      hex << std::hex << static_cast<std::uint64_t>(values[i]);
+      return ::testing::AssertionFailure() << "the value at " << i << " is corrupted or torn: 0x" << hex.str();
+    }
+    if (!same_key(as_returned(input[perm[i]]), keys[i])) {
+      return ::testing::AssertionFailure() << "the value at " << i << " left its key (element " << perm[i] << ")";
+    }
+  }
+  return permutation_sorts(input, perm, order, stable);
 }
 
 }  // namespace vkc::test
