@@ -232,6 +232,20 @@ TEST_F(CliInfo, BenchSortCsvHasAPositiveRateForEveryTime) {
   EXPECT_GE(rows, 7) << "bitonic and radix at 2 sizes, std::sort, std::sort par and auto at 512";
 }
 
+// gnuplot is optional (scripts/deps.sh does not install it); without it --plot is refused up front
+// (CliOutput.BenchChecksRangesAndOutputsBeforeTheWork).
+TEST_F(CliInfo, BenchSortPlotIsAPng) {
+  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot not installed";
+  const auto dir = scratch_dir();
+  const auto png = dir / "plot.png";
+  const auto o = run_vkc("bench sort --min-n 512 --max-n 1024 --runs 10 --warmup 0 --cpu-max-n 512 --algos radix "
+                         "--no-transfer --plot '" + png.string() + "'",
+                         dir);
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_THAT(slurp(png), ::testing::StartsWith("\x89PNG\r\n\x1a\n"));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1) << "only the plot is left";
+}
+
 TEST_F(CliInfo, ArgsortWithAnUnstableAlgorithmSaysSo) {
   const auto dir = scratch_dir();
   std::ofstream(dir / "in.bin", std::ios::binary) << std::string(64, '\0');
