@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -75,9 +76,13 @@ RunInfo run_info(const Context& ctx) {
   char date[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
-  const char* commit = std::getenv("VKC_COMMIT");
   return {ctx.info().name, ctx.info().driver_name + " " + ctx.info().driver_info, ctx.info().api_version_string(),
-          commit && *commit ? commit : VKC_GIT_COMMIT, date};
+          build_commit(), date};
+}
+
+std::string build_commit() {
+  const char* commit = std::getenv("VKC_COMMIT");
+  return commit && *commit ? commit : VKC_GIT_COMMIT;
 }
 
 void Table::add_row(std::vector<std::string> cells) {
@@ -134,10 +139,28 @@ std::string fixed(double value, int digits) {
   return buf;
 }
 
+std::string significant(double value, int digits) {
+  if (value < 0 || !std::isfinite(value)) return "";
+  const int magnitude = value > 0 ? static_cast<int>(std::floor(std::log10(value))) : 0;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", std::clamp(digits - 1 - magnitude, 0, 30), value);
+  return buf;
+}
+
+namespace {
+bool quiet_progress = false;
+}
+
+void set_quiet(bool quiet) { quiet_progress = quiet; }
+
 void progress(const std::string& message) {
-  if (!isatty(STDERR_FILENO)) return;
-  std::fprintf(stderr, "\r\033[K%s", message.c_str());
-  if (message.empty()) std::fputs("\r", stderr);
+  if (quiet_progress) return;
+  if (isatty(STDERR_FILENO)) {
+    std::fprintf(stderr, "\r\033[K%s", message.c_str());
+    if (message.empty()) std::fputs("\r", stderr);
+  } else if (!message.empty()) {
+    std::fprintf(stderr, "%s\n", message.c_str());
+  }
   std::fflush(stderr);
 }
 

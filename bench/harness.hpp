@@ -59,10 +59,19 @@ class Table {
   std::vector<std::vector<std::string>> rows_;
 };
 
-/// "1.234" with `digits` significant decimals, or "" for a negative (absent) value.
+/// "1.234" with `digits` decimals, or "" for a negative (absent) value.
 std::string fixed(double value, int digits = 3);
 
-/// Prints a one-line progress message on stderr when it is a terminal; nothing otherwise.
+/// `value` with `digits` significant digits in plain decimal notation ("0.0001234", "12346",
+/// "1.500"), so that neither a small nor a large value rounds away; "" for a negative value.
+std::string significant(double value, int digits = 4);
+
+/// The commit this program was built from (VKC_COMMIT in the environment overrides it).
+std::string build_commit();
+
+/// Progress on stderr: on a terminal one line redrawn in place (an empty message clears it),
+/// otherwise each non-empty message as a line of its own; nothing when quiet.
 void progress(const std::string& message);
+void set_quiet(bool quiet);
 
 }  // namespace vkc::bench

@@ -4,7 +4,7 @@
 # Extra arguments go to `vkc bench sort` (e.g. --max-n 1048576 --csv sort.csv --plot sort.png).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh gnuplot-nox
+scripts/deps.sh
 cmake --preset release
 cmake --build --preset release
 ./build/vkc info

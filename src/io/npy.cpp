@@ -16,6 +16,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <memory>
 #include <string>
 #include <system_error>
 
@@ -55,6 +56,29 @@ constexpr std::size_t max_chunk = std::size_t{1} << 30;
 
 std::string errno_message(int error) { return std::generic_category().message(error); }
 
+// The Python literal nesting and header size a valid .npy file can need, with room to spare:
+// NumPy limits arrays to 64 dimensions and np.load to 10000-byte headers by default.
+constexpr int max_nesting = 32;
+constexpr std::uint64_t max_header_bytes = std::uint64_t{1} << 20;
+
+// Text from a file, fit for a one-line message: bytes outside printable ASCII (NUL, newlines,
+// escapes) as \xNN, and at most 40 characters of it.
+std::string brief(std::string_view text) {
+  constexpr std::size_t limit = 40;
+  std::string out;
+  for (std::size_t i = 0; i < text.size() && i < limit; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      constexpr char hex[] = "0123456789abcdef";
+      out += {'\\', 'x', hex[c >> 4], hex[c & 15]};
+    }
+  }
+  if (text.size() > limit) out += "... (" + std::to_string(text.size()) + " bytes)";
+  return out;
+}
+
 // "()", "(5,)", "(3, 4)": Python's repr of a tuple, as in .npy headers and NumPy's messages.
 std::string shape_repr(std::span<const std::size_t> shape) {
   std::string text = "(";
@@ -75,44 +99,74 @@ std::optional<std::uint64_t> byte_count(std::span<const std::size_t> shape, DTyp
   return bytes;
 }
 
-// A regular file opened for sequential reading with POSIX calls, which (unlike iostreams) can
-// fill a multi-GiB vector without intermediate buffers and report errno.
+// An input opened for sequential reading with POSIX calls, which (unlike iostreams) can fill a
+// multi-GiB vector without intermediate buffers and report errno. "-" is standard input; a
+// pipe, terminal or device is read as a stream whose size is unknown until its end.
 class InputFile {
  public:
-  explicit InputFile(const fs::path& path) : path_(path), fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
+  explicit InputFile(const fs::path& path) : path_(path) {
+    if (path == "-") {
+      fd_ = STDIN_FILENO;
+      owned_ = false;
+    } else {
+      fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    }
     if (fd_ < 0) fail(path_, "cannot open: " + errno_message(errno));
     struct stat st {};
     if (::fstat(fd_, &st) != 0) close_and_fail("cannot stat: " + errno_message(errno));
-    if (!S_ISREG(st.st_mode)) close_and_fail("not a regular file");
-    size_ = static_cast<std::uint64_t>(st.st_size);
+    if (S_ISDIR(st.st_mode)) close_and_fail("a directory, not a regular file");
+    if (S_ISREG(st.st_mode)) size_ = static_cast<std::uint64_t>(st.st_size);
   }
-  ~InputFile() { ::close(fd_); }
+  ~InputFile() {
+    if (owned_) ::close(fd_);
+  }
   InputFile(const InputFile&) = delete;
   InputFile& operator=(const InputFile&) = delete;
 
-  std::uint64_t remaining() const { return size_ - position_; }
+  const fs::path& path() const { return path_; }
+
+  /// Bytes left in a regular file; nullopt for a stream.
+  std::optional<std::uint64_t> remaining() const {
+    if (!size_) return std::nullopt;
+    return *size_ - std::min(*size_, position_);
+  }
+
+  // Reads until out is full or the input ends; returns how many bytes it read.
+  std::size_t read_up_to(std::span<std::byte> out) {
+    std::size_t done = 0;
+    while (done < out.size()) {
+      ssize_t n = ::read(fd_, out.data() + done, std::min(out.size() - done, max_chunk));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) fail(path_, "read error: " + errno_message(errno));
+      if (n == 0) break;
+      done += static_cast<std::size_t>(n);
+      position_ += static_cast<std::uint64_t>(n);
+    }
+    return done;
+  }
 
   // Fills out completely; `what` names the part being read for the truncation message.
   void read_exact(std::span<std::byte> out, std::string_view what) {
-    while (!out.empty()) {
-      ssize_t n = ::read(fd_, out.data(), std::min(out.size(), max_chunk));
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) fail(path_, "read error: " + errno_message(errno));
-      if (n == 0) fail(path_, "truncated " + std::string(what) + " (the file shrank while being read?)");
-      out = out.subspan(static_cast<std::size_t>(n));
-      position_ += static_cast<std::uint64_t>(n);
-    }
+    if (read_up_to(out) == out.size()) return;
+    fail(path_, "truncated " + std::string(what) + (size_ ? " (the file shrank while being read?)" : ""));
+  }
+
+  // True when no byte follows (consumes one byte otherwise).
+  bool at_end() {
+    std::byte one{};
+    return read_up_to(std::span(&one, 1)) == 0;
   }
 
  private:
   [[noreturn]] void close_and_fail(const std::string& problem) {
-    ::close(fd_);
+    if (owned_) ::close(fd_);
     fail(path_, problem);
   }
 
   fs::path path_;
-  int fd_;
-  std::uint64_t size_ = 0;
+  int fd_ = -1;
+  bool owned_ = true;
+  std::optional<std::uint64_t> size_;
   std::uint64_t position_ = 0;
 };
 
@@ -138,7 +192,7 @@ class HeaderParser {
     while (!consume('}')) {
       std::string key = value_of_kind(Value::Kind::string, "a string key").text;
       expect(':');
-      if (!entries.emplace(key, value()).second) error("duplicate key '" + key + "'");
+      if (!entries.emplace(key, value()).second) error("duplicate key '" + brief(key) + "'");
       if (!consume(',')) {
         expect('}');
         break;
@@ -161,7 +215,10 @@ class HeaderParser {
     }
     if (c == '(' || c == '[') {
       v.kind = c == '(' ? Value::Kind::tuple : Value::Kind::list;
+      // The parser recurses once per level: a cap keeps a hostile header off the stack's end.
+      if (++depth_ > max_nesting) error("nested deeper than " + std::to_string(max_nesting) + " levels");
       v.items = sequence(c == '(' ? ')' : ']');
+      --depth_;
     } else if (c >= '0' && c <= '9') {
       v.kind = Value::Kind::integer;
       v.number = integer();
@@ -169,7 +226,7 @@ class HeaderParser {
       v.kind = Value::Kind::boolean;
       v.flag = text_.substr(start, 4) == "True";
     } else {
-      error(c == '-' ? "negative number" : "unexpected character '" + std::string(1, c) + "'");
+      error(c == '-' ? "negative number" : "unexpected character '" + brief(std::string_view(&c, 1)) + "'");
     }
     v.text = std::string(text_.substr(start, pos_ - start));
     return v;
@@ -177,7 +234,7 @@ class HeaderParser {
 
   Value value_of_kind(Value::Kind kind, std::string_view what) {
     Value v = value();
-    if (v.kind != kind) error("expected " + std::string(what) + ", found " + v.text);
+    if (v.kind != kind) error("expected " + std::string(what) + ", found " + brief(v.text));
     return v;
   }
 
@@ -254,13 +311,14 @@ class HeaderParser {
   const fs::path& path_;
   std::string_view text_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 // ---- From the parsed dict to a dtype and a shape ----
 
 DType dtype_from_descr(const fs::path& path, const Value& descr) {
   if (descr.kind != Value::Kind::string) {
-    fail(path, "unsupported dtype " + descr.text + ": structured and subarray dtypes are not supported");
+    fail(path, "unsupported dtype " + brief(descr.text) + ": structured and subarray dtypes are not supported");
   }
   std::string text = descr.text;
   // '=' and no prefix mean native order, which static_assert above pins to little-endian.
@@ -272,17 +330,17 @@ DType dtype_from_descr(const fs::path& path, const Value& descr) {
   std::string why = "expected one of <u4, <i4, <f4, <u8, <i8, <f8";
   if (text.starts_with('>') && text.size() > 2) why = "big-endian data is not supported, " + why;
   if (text == "|O" || text == "<O") why = "object arrays hold Python objects, not numbers";
-  fail(path, "unsupported dtype '" + descr.text + "': " + why);
+  fail(path, "unsupported dtype '" + brief(descr.text) + "': " + why);
 }
 
 std::vector<std::size_t> shape_from(const fs::path& path, const Value& shape) {
   if (shape.kind != Value::Kind::tuple && shape.kind != Value::Kind::list) {
-    fail(path, "malformed header dict: 'shape' is " + shape.text + ", not a tuple");
+    fail(path, "malformed header dict: 'shape' is " + brief(shape.text) + ", not a tuple");
   }
   std::vector<std::size_t> dims;
   for (const Value& dim : shape.items) {
     if (dim.kind != Value::Kind::integer || dim.number > std::numeric_limits<std::size_t>::max()) {
-      fail(path, "malformed header dict: 'shape' " + shape.text + " holds a non-integer");
+      fail(path, "malformed header dict: 'shape' " + brief(shape.text) + " holds a non-integer");
     }
     dims.push_back(static_cast<std::size_t>(dim.number));
   }
@@ -299,7 +357,7 @@ Array array_from_header(const fs::path& path, std::string_view header) {
   std::map<std::string, Value> dict = HeaderParser(path, header).dict();
   for (const auto& [key, value] : dict) {
     if (key != "descr" && key != "fortran_order" && key != "shape") {
-      fail(path, "malformed header dict: unexpected key '" + key + "'");
+      fail(path, "malformed header dict: unexpected key '" + brief(key) + "'");
     }
   }
   Array array;
@@ -311,31 +369,32 @@ Array array_from_header(const fs::path& path, std::string_view header) {
   return array;
 }
 
-// Reads magic, version and header length, then the header; leaves the file at the data.
-std::string read_header_text(const fs::path& path, InputFile& file) {
-  std::array<std::byte, 10> prefix{};
-  const std::size_t have = static_cast<std::size_t>(std::min<std::uint64_t>(file.remaining(), prefix.size()));
-  file.read_exact(std::span(prefix).first(have), "header");
-  if (have < magic.size() || std::memcmp(prefix.data(), magic.data(), magic.size()) != 0) {
-    fail(path, "not an .npy file (no \\x93NUMPY magic at the start)");
-  }
-  if (have < prefix.size()) fail(path, "truncated header (file is " + std::to_string(have) + " bytes)");
-  const auto major = static_cast<unsigned>(prefix[6]);
-  const auto minor = static_cast<unsigned>(prefix[7]);
+// Reads version and header length (the magic is already read), then the header; leaves the
+// input at the data.
+std::string read_header_text(InputFile& file) {
+  const fs::path& path = file.path();
+  std::array<std::byte, 4> prefix{};
+  const std::size_t have = file.read_up_to(prefix);
+  if (have < prefix.size()) fail(path, "truncated header (file is " + std::to_string(magic.size() + have) + " bytes)");
+  const auto major = static_cast<unsigned>(prefix[0]);
+  const auto minor = static_cast<unsigned>(prefix[1]);
   if ((major < 1 || major > 3) || minor != 0) {
     fail(path, "unsupported .npy format version " + std::to_string(major) + "." + std::to_string(minor));
   }
   // Version 1.0 stores the header length in 2 bytes, 2.0 and 3.0 in 4 (all little-endian).
-  std::uint64_t length = std::to_integer<unsigned>(prefix[8]) | std::to_integer<unsigned>(prefix[9]) << 8;
+  std::uint64_t length = std::to_integer<unsigned>(prefix[2]) | std::to_integer<unsigned>(prefix[3]) << 8;
   if (major >= 2) {
     std::array<std::byte, 2> high{};
-    if (file.remaining() < high.size()) fail(path, "truncated header (ends inside the header length)");
-    file.read_exact(high, "header");
+    if (file.read_up_to(high) != high.size()) fail(path, "truncated header (ends inside the header length)");
     length |= std::uint64_t{std::to_integer<unsigned>(high[0]) | std::to_integer<unsigned>(high[1]) << 8} << 16;
   }
-  if (file.remaining() < length) {
+  if (length > max_header_bytes) {
+    fail(path, "header of " + std::to_string(length) + " bytes is longer than the " +
+                   std::to_string(max_header_bytes) + "-byte limit");
+  }
+  if (file.remaining() && *file.remaining() < length) {
     fail(path, "truncated header (declares " + std::to_string(length) + " bytes, " +
-                   std::to_string(file.remaining()) + " remain in the file)");
+                   std::to_string(*file.remaining()) + " remain in the file)");
   }
   std::string text(length, '\0');
   file.read_exact(std::as_writable_bytes(std::span(text)), "header");
@@ -389,30 +448,89 @@ std::size_t Array::count() const {
   return n;
 }
 
-Array read_npy(const fs::path& path) {
-  InputFile file(path);
-  Array array = array_from_header(path, read_header_text(path, file));
-  const std::optional<std::uint64_t> needed = byte_count(array.shape, array.dtype);
-  if (!needed) fail(path, "shape " + shape_repr(array.shape) + " is too large to address");
-  // Checked before allocating, so a corrupt shape cannot ask for terabytes.
-  if (*needed != file.remaining()) fail(path, data_size_problem(array, *needed, file.remaining()));
-  array.bytes.resize(static_cast<std::size_t>(*needed));
-  file.read_exact(array.bytes, "data");
+struct ArrayReader::Input {
+  explicit Input(const fs::path& path) : file(path) {}
+  InputFile file;
+  std::vector<std::byte> lead;  // bytes read to look for the magic that belong to raw data
+};
+
+ArrayReader::ArrayReader(const fs::path& path, InputFormat format, DType raw_type)
+    : input_(std::make_unique<Input>(path)) {
+  array_.dtype = raw_type;
+  if (format != InputFormat::raw) {
+    input_->lead.resize(magic.size());
+    input_->lead.resize(input_->file.read_up_to(input_->lead));
+    npy_ = input_->lead.size() == magic.size() && std::memcmp(input_->lead.data(), magic.data(), magic.size()) == 0;
+    if (format == InputFormat::npy && !npy_) fail(path, "not an .npy file (no \\x93NUMPY magic at the start)");
+  }
+  if (npy_) {
+    input_->lead.clear();
+    array_ = array_from_header(path, read_header_text(input_->file));
+    const std::optional<std::uint64_t> needed = byte_count(array_.shape, array_.dtype);
+    if (!needed) fail(path, "shape " + shape_repr(array_.shape) + " is too large to address");
+    data_bytes_ = *needed;
+    const auto remaining = input_->file.remaining();
+    // Checked before anything is allocated, so a corrupt shape cannot ask for terabytes.
+    if (remaining && *needed != *remaining) fail(path, data_size_problem(array_, *needed, *remaining));
+  } else if (const auto remaining = input_->file.remaining()) {
+    data_bytes_ = input_->lead.size() + *remaining;
+    check_raw_size(*data_bytes_);
+    array_.shape = {static_cast<std::size_t>(*data_bytes_ / dtype_size(raw_type))};
+  }
+}
+
+ArrayReader::~ArrayReader() = default;
+
+std::optional<std::uint64_t> ArrayReader::count() const {
+  if (!data_bytes_) return std::nullopt;
+  return *data_bytes_ / dtype_size(array_.dtype);
+}
+
+void ArrayReader::check_raw_size(std::uint64_t bytes) const {
+  if (bytes % dtype_size(array_.dtype) != 0) {
+    fail(input_->file.path(), "size " + std::to_string(bytes) + " bytes is not a multiple of " +
+                                  std::to_string(dtype_size(array_.dtype)) + ", the size of " +
+                                  std::string(dtype_name(array_.dtype)));
+  }
+}
+
+Array ArrayReader::read(std::uint64_t max_bytes) {
+  if (!input_) throw std::logic_error("ArrayReader::read called twice");
+  InputFile& file = input_->file;
+  Array array = array_;
+  if (data_bytes_) {
+    if (*data_bytes_ > max_bytes) fail(file.path(), std::to_string(*data_bytes_) + " data bytes, more than the " +
+                                                       std::to_string(max_bytes) + " allowed");
+    array.bytes.resize(static_cast<std::size_t>(*data_bytes_));
+    std::memcpy(array.bytes.data(), input_->lead.data(), input_->lead.size());
+    file.read_exact(std::span(array.bytes).subspan(input_->lead.size()), "data");
+    if (!file.remaining() && npy_ && !file.at_end()) {
+      fail(file.path(), "data longer than the header says: shape " + shape_repr(array.shape) + " of " +
+                            std::string(dtype_name(array.dtype)) + " needs " + std::to_string(*data_bytes_) + " bytes");
+    }
+  } else {
+    array.bytes = std::move(input_->lead);
+    constexpr std::size_t step = std::size_t{1} << 20;
+    for (std::size_t got = step; got == step;) {
+      if (array.bytes.size() > max_bytes) {
+        fail(file.path(), "more than the " + std::to_string(max_bytes) + " data bytes allowed");
+      }
+      const std::size_t at = array.bytes.size();
+      array.bytes.resize(at + step);
+      got = file.read_up_to(std::span(array.bytes).subspan(at));
+      array.bytes.resize(at + got);
+    }
+    if (array.bytes.size() > max_bytes) fail(file.path(), "more than the " + std::to_string(max_bytes) + " data bytes allowed");
+    check_raw_size(array.bytes.size());
+    array.shape = {array.bytes.size() / dtype_size(array.dtype)};
+  }
+  input_.reset();
   return array;
 }
 
-Array read_raw(const fs::path& path, DType dtype) {
-  InputFile file(path);
-  const std::uint64_t size = file.remaining();
-  if (size % dtype_size(dtype) != 0) {
-    fail(path, "size " + std::to_string(size) + " bytes is not a multiple of " + std::to_string(dtype_size(dtype)) +
-                   ", the size of " + std::string(dtype_name(dtype)));
-  }
-  Array array{dtype, {static_cast<std::size_t>(size / dtype_size(dtype))}, {}};
-  array.bytes.resize(static_cast<std::size_t>(size));
-  file.read_exact(array.bytes, "data");
-  return array;
-}
+Array read_npy(const fs::path& path) { return ArrayReader(path, InputFormat::npy).read(); }
+
+Array read_raw(const fs::path& path, DType dtype) { return ArrayReader(path, InputFormat::raw, dtype).read(); }
 
 bool looks_like_npy(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -422,6 +540,19 @@ bool looks_like_npy(const fs::path& path) {
          std::string_view(start.data(), start.size()) == magic;
 }
 
+void write_npy(AtomicFile& file, DType dtype, std::span<const std::byte> data, std::vector<std::size_t> shape) {
+  const std::optional<std::uint64_t> needed = byte_count(shape, dtype);
+  if (!needed || *needed != data.size()) {
+    throw std::invalid_argument("vkc::io::write_npy(" + file.target().string() + "): " + std::to_string(data.size()) +
+                                " bytes given for shape " + shape_repr(shape) + " of " +
+                                std::string(dtype_name(dtype)));
+  }
+  const std::string header = npy_header(dtype, shape);
+  file.write(std::as_bytes(std::span(header)));
+  file.write(data);
+  file.commit();
+}
+
 void write_npy(const fs::path& path, DType dtype, std::span<const std::byte> data, std::vector<std::size_t> shape) {
   const std::optional<std::uint64_t> needed = byte_count(shape, dtype);
   if (!needed || *needed != data.size()) {
@@ -429,17 +560,18 @@ void write_npy(const fs::path& path, DType dtype, std::span<const std::byte> dat
                                 " bytes given for shape " + shape_repr(shape) + " of " +
                                 std::string(dtype_name(dtype)));
   }
-  const std::string header = npy_header(dtype, shape);
   AtomicFile file(path);
-  file.write(std::as_bytes(std::span(header)));
+  write_npy(file, dtype, data, std::move(shape));
+}
+
+void write_raw(AtomicFile& file, std::span<const std::byte> data) {
   file.write(data);
   file.commit();
 }
 
 void write_raw(const fs::path& path, std::span<const std::byte> data) {
   AtomicFile file(path);
-  file.write(data);
-  file.commit();
+  write_raw(file, data);
 }
 
 }  // namespace vkc::io

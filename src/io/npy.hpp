@@ -3,13 +3,18 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <string_view>
 #include <vector>
 
+#include "vkc/context.hpp"
+
 namespace vkc::io {
+
+class AtomicFile;
 
 /// The element types vkcompute reads and writes. All are little-endian on disk.
 enum class DType { u32, i32, f32, u64, i64, f64 };
@@ -28,10 +33,11 @@ std::string_view npy_descr(DType dtype);
 
 /// Every failure of this module to read or write a file: one line, "<path>: <problem>".
 /// Covers missing or unreadable files, malformed or unsupported .npy contents, raw files of
-/// the wrong size, and outputs that cannot be created, written, synced or renamed.
-class FormatError : public std::runtime_error {
+/// the wrong size, and outputs that cannot be created, written, synced or renamed. It is a
+/// vkc::Error, as every failure of the library is.
+class FormatError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// An n-dimensional array held as bytes: little-endian elements in C (row-major) order.
@@ -53,6 +59,43 @@ struct Array {
 /// the shape says.
 Array read_npy(const std::filesystem::path& path);
 
+/// How an ArrayReader takes its input: as .npy, as raw data, or as .npy when it starts with the
+/// .npy magic and raw data otherwise.
+enum class InputFormat { npy, raw, detect };
+
+/// Reads an array in two steps, so that its size can be checked before the data is read:
+/// opening reads the .npy header (or sizes a raw file), read() reads the data. The path "-"
+/// is standard input; pipes, terminals and devices are read as streams.
+class ArrayReader {
+ public:
+  /// Opens path; raw_type is the element type of raw data. Throws FormatError as read_npy
+  /// does for a bad header, or a raw file whose size is not a multiple of the type's.
+  ArrayReader(const std::filesystem::path& path, InputFormat format, DType raw_type = DType::u32);
+  ~ArrayReader();
+  ArrayReader(const ArrayReader&) = delete;
+  ArrayReader& operator=(const ArrayReader&) = delete;
+
+  bool is_npy() const { return npy_; }
+  DType dtype() const { return array_.dtype; }
+  /// The shape from the header, or {n} for a raw file; empty for raw data from a stream.
+  const std::vector<std::size_t>& shape() const { return array_.shape; }
+  /// Elements to come; nullopt for raw data from a stream, whose end is known only once read.
+  std::optional<std::uint64_t> count() const;
+
+  /// Reads the data, once. Throws FormatError for data shorter or longer than the header
+  /// says, and when more than max_bytes would be read.
+  Array read(std::uint64_t max_bytes = ~std::uint64_t{0});
+
+ private:
+  struct Input;
+  void check_raw_size(std::uint64_t bytes) const;
+
+  std::unique_ptr<Input> input_;
+  Array array_;  // dtype and shape, without data
+  bool npy_ = false;
+  std::optional<std::uint64_t> data_bytes_;  // unknown for raw streams
+};
+
 /// Reads a headerless file as a 1-D array of dtype. Throws FormatError when the file cannot be
 /// read or its size is not a multiple of dtype_size(dtype).
 Array read_raw(const std::filesystem::path& path, DType dtype);
@@ -61,7 +104,7 @@ Array read_raw(const std::filesystem::path& path, DType dtype);
 /// shorter than the magic, or cannot be opened: it never throws for I/O reasons.
 bool looks_like_npy(const std::filesystem::path& path);
 
-/// Writes data as an .npy file, atomically (see AtomicFile): the target is replaced only once
+/// Writes data as an .npy file, atomically (see AtomicFile for what each kind of path means): the target is replaced only once
 /// the whole file is on disk. The header is padded so the data starts at a multiple of 64
 /// bytes, as NumPy does; format 1.0 when the header fits in 65535 bytes, else 2.0.
 /// Throws std::invalid_argument when data.size() != product(shape) * dtype_size(dtype), and
@@ -71,5 +114,10 @@ void write_npy(const std::filesystem::path& path, DType dtype, std::span<const s
 
 /// Writes data as-is, atomically. Throws FormatError when the file cannot be written.
 void write_raw(const std::filesystem::path& path, std::span<const std::byte> data);
+
+/// The same into an output opened earlier (so that its checks came before the work), which
+/// they commit.
+void write_npy(AtomicFile& file, DType dtype, std::span<const std::byte> data, std::vector<std::size_t> shape);
+void write_raw(AtomicFile& file, std::span<const std::byte> data);
 
 }  // namespace vkc::io

@@ -113,10 +113,10 @@ TEST_F(CliInfo, AllocationBeyondTheDeviceIsOneLineAndAFailure) {
   EXPECT_THAT(o.err, HasSubstr("maxStorageBufferRange"));
 }
 
-TEST_F(CliInfo, CommandLineThatDoesNotParseIsOneLineAndAFailure) {
-  for (const char* args : {"sort", "bench sort --algos quick", "info --no-such-option"}) {
+TEST_F(CliInfo, CommandLineThatDoesNotParseIsOneLineAndExitStatus2) {
+  for (const char* args : {"sort", "bench sort --algos quick", "info --no-such-option", "", "nbody --steps x"}) {
     const auto o = run_vkc(args, scratch_dir());
-    EXPECT_NE(o.status, 0) << args;
+    EXPECT_EQ(o.status, 2) << args;
     EXPECT_EQ(line_count(o.err), 1) << args << ": " << o.err;
     EXPECT_THAT(o.err, HasSubstr("vkc: ")) << args;
   }
@@ -157,6 +157,103 @@ TEST_F(CliInfo, BenchSortWritesOneCsvRowPerAlgorithmAndSize) {
                                                     ::testing::StartsWith("std_sort,u32,u32,asc,uniform,512,"),
                                                     ::testing::StartsWith("std_sort_par,u32,u32,asc,uniform,512,")));
   for (const auto& row : rows) EXPECT_EQ(std::count(row.begin(), row.end(), ','), 10) << row;
+}
+
+TEST_F(CliInfo, VersionNamesTheVersionCommitLoaderAndDevice) {
+  const auto o = run_vkc("--version", scratch_dir());
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_THAT(o.out, ::testing::StartsWith("vkc 0."));
+  EXPECT_THAT(o.out, HasSubstr("(commit "));
+  EXPECT_THAT(o.out, ::testing::ContainsRegex("Vulkan loader [0-9]+\\.[0-9]+\\.[0-9]+"));
+  EXPECT_THAT(o.out, HasSubstr("device [" + std::to_string(ctx().info().index) + "] " + ctx().info().name));
+}
+
+TEST_F(CliInfo, GlobalOptionsWorkAfterTheSubcommand) {
+  const auto o = run_vkc("info --device 42", scratch_dir());
+  EXPECT_EQ(o.status, 1);
+  EXPECT_THAT(o.err, HasSubstr("no Vulkan device with index 42"));
+  const auto ok = run_vkc("info --device " + std::to_string(ctx().info().index) + " --json", scratch_dir());
+  EXPECT_EQ(ok.status, 0) << ok.err;
+  EXPECT_THAT(ok.out, HasSubstr(ctx().info().name));
+}
+
+TEST_F(CliInfo, HelpShowsTheDefaults) {
+  const auto sort = run_vkc("sort --help", scratch_dir());
+  EXPECT_EQ(sort.status, 0);
+  EXPECT_THAT(sort.out, HasSubstr("=auto"));
+  EXPECT_THAT(sort.out, HasSubstr("=asc"));
+  const auto bench = run_vkc("bench sort --help", scratch_dir());
+  EXPECT_THAT(bench.out, HasSubstr("=512"));     // --min-n
+  EXPECT_THAT(bench.out, HasSubstr("=uniform"));  // --dist
+  EXPECT_THAT(bench.out, HasSubstr("=15"));       // --runs
+  const auto nbody = run_vkc("nbody --help", scratch_dir());
+  EXPECT_THAT(nbody.out, HasSubstr("=4096"));
+  const auto top = run_vkc("--help", scratch_dir());
+  EXPECT_THAT(top.out, HasSubstr("2 usage error"));
+}
+
+TEST_F(CliInfo, ProgressIsLinesOnANonTerminalAndQuietSilencesIt) {
+  const std::string args = "bench sort --min-n 512 --max-n 1024 --runs 10 --warmup 0 --cpu-max-n 0 --no-transfer --algos radix";
+  const auto o = run_vkc(args, scratch_dir());
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("vkc bench sort: radix n=512\n"));
+  EXPECT_THAT(o.err, HasSubstr("vkc bench sort: radix n=1024\n"));
+  EXPECT_THAT(o.err, Not(HasSubstr("\r")));
+  const auto quiet = run_vkc(args + " --quiet", scratch_dir());
+  ASSERT_EQ(quiet.status, 0) << quiet.err;
+  EXPECT_EQ(quiet.err, "");
+}
+
+// The plot draws gkeys_per_s on a log axis: a rate rounded to 0 (lavapipe sorts at M keys/s)
+// would vanish from it. Every row with a time has a positive rate that agrees with n / time.
+TEST_F(CliInfo, BenchSortCsvHasAPositiveRateForEveryTime) {
+  const auto dir = scratch_dir();
+  const auto csv = dir / "bench.csv";
+  const auto o = run_vkc("bench sort --min-n 512 --max-n 1024 --runs 10 --warmup 0 --cpu-max-n 512 --algos bitonic,radix "
+                         "--odd-even-max-n 0 --csv '" + csv.string() + "'",
+                         dir);
+  ASSERT_EQ(o.status, 0) << o.err;
+  std::istringstream lines(slurp(csv));
+  std::string line;
+  std::getline(lines, line);
+  int rows = 0;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> cells;
+    std::stringstream cells_in(line);
+    for (std::string cell; std::getline(cells_in, cell, ',');) cells.push_back(cell);
+    ASSERT_GE(cells.size(), 9u) << line;
+    const std::string& time = cells[6].empty() ? cells[7] : cells[6];  // gpu_ms, else wall_ms
+    ASSERT_FALSE(time.empty()) << line;
+    const double n = std::stod(cells[5]), ms = std::stod(time), rate = std::stod(cells[8]);
+    EXPECT_GT(rate, 0) << line;
+    EXPECT_NEAR(rate, n / ms / 1e6, 1e-3 * rate) << line;
+    ++rows;
+  }
+  EXPECT_GE(rows, 7) << "bitonic and radix at 2 sizes, std::sort, std::sort par and auto at 512";
+}
+
+// gnuplot is optional (scripts/deps.sh does not install it); without it --plot is refused up front
+// (CliOutput.BenchChecksRangesAndOutputsBeforeTheWork).
+TEST_F(CliInfo, BenchSortPlotIsAPng) {
+  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot not installed";
+  const auto dir = scratch_dir();
+  const auto png = dir / "plot.png";
+  const auto o = run_vkc("bench sort --min-n 512 --max-n 1024 --runs 10 --warmup 0 --cpu-max-n 512 --algos radix "
+                         "--no-transfer --plot '" + png.string() + "'",
+                         dir);
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_THAT(slurp(png), ::testing::StartsWith("\x89PNG\r\n\x1a\n"));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1) << "only the plot is left";
+}
+
+TEST_F(CliInfo, ArgsortWithAnUnstableAlgorithmSaysSo) {
+  const auto dir = scratch_dir();
+  std::ofstream(dir / "in.bin", std::ios::binary) << std::string(64, '\0');
+  const auto o = run_vkc("sort --argsort --algo bitonic --type u32 '" + (dir / "in.bin").string() + "' -o '" +
+                             (dir / "out.npy").string() + "'",
+                         dir);
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("bitonic is not stable"));
 }
 
 TEST_F(CliInfo, DemoDispatchIsVerified) {

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <numeric>
 
 #include "cli/run.hpp"
 #include "io/npy.hpp"
+#include "io/numpy_python.hpp"
 #include "support/gpu_test.hpp"
 
 namespace vkc::test {
@@ -55,6 +57,13 @@ class CliSort : public GpuTest {
   std::filesystem::path dir_;
 };
 
+// The whole output equals the reference: same length (an empty or truncated output fails), same bytes.
+template <class T>
+void expect_same_bytes(const io::Array& out, const std::vector<T>& expected, const std::string& what = "") {
+  ASSERT_EQ(out.bytes.size(), expected.size() * sizeof(T)) << what;
+  EXPECT_EQ(std::memcmp(out.bytes.data(), expected.data(), out.bytes.size()), 0) << what;
+}
+
 TEST_F(CliSort, SortsANpyFileLikeStdSort) {
   const auto keys = random<float>(100003);
   write_npy("in.npy", io::DType::f32, keys);
@@ -65,7 +74,7 @@ TEST_F(CliSort, SortsANpyFileLikeStdSort) {
   EXPECT_EQ(out.dtype, io::DType::f32);
   std::vector<float> expected = keys;
   std::stable_sort(expected.begin(), expected.end());
-  EXPECT_EQ(std::memcmp(out.bytes.data(), expected.data(), out.bytes.size()), 0);
+  expect_same_bytes(out, expected);
   EXPECT_EQ(io::read_npy(path("in.npy")).bytes, before) << "the input changed";
 }
 
@@ -80,7 +89,7 @@ TEST_F(CliSort, SortsRawInt64DescendingWithEveryAlgorithm) {
     const auto out = io::read_raw(path("out.bin"), io::DType::i64);
     std::vector<std::int64_t> expected = keys;
     std::sort(expected.begin(), expected.end(), std::greater<>());
-    EXPECT_EQ(std::memcmp(out.bytes.data(), expected.data(), out.bytes.size()), 0) << algo;
+    expect_same_bytes(out, expected, algo);
   }
 }
 
@@ -161,6 +170,74 @@ TEST_F(CliSort, RefusesToOverwriteItsInput) {
   const auto before = io::read_npy(path("in.npy")).bytes;
   expect_refused("sort " + path("in.npy") + " -o " + path("in.npy"), "never modifies its input");
   EXPECT_EQ(io::read_npy(path("in.npy")).bytes, before);
+}
+
+TEST_F(CliSort, ExistingOutputSurvivesAFailedRun) {
+  write_npy("in.npy", io::DType::u32, std::vector<std::uint32_t>{3, 1, 2});
+  std::ofstream(path("old.npy")) << "precious";
+  // Bad input (refused before the output is touched), then a failure after the output checks
+  // (no such device), then a --type that disagrees with the file.
+  for (const std::string& args : {"sort " + path("missing.npy") + " -o " + path("old.npy"),
+                                  "--device 42 sort " + path("in.npy") + " -o " + path("old.npy"),
+                                  "sort --type f32 " + path("in.npy") + " -o " + path("old.npy")}) {
+    const auto o = run_vkc(args, dir_);
+    EXPECT_NE(o.status, 0) << args;
+    EXPECT_EQ(line_count(o.err), 1) << o.err;
+    std::ifstream in(path("old.npy"));
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "precious") << args;
+  }
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_)) names.push_back(entry.path().filename());
+  EXPECT_THAT(names, ::testing::UnorderedElementsAre("in.npy", "old.npy")) << "a temporary file was left behind";
+}
+
+TEST_F(CliSort, RefusesATypeThatDisagreesWithTheNpyDtype) {
+  write_npy("in.npy", io::DType::u32, std::vector<std::uint32_t>{3, 1, 2});
+  expect_refused("sort --type f32 " + path("in.npy") + " -o " + path("out.npy"), "holds u32, not --type f32");
+}
+
+TEST_F(CliSort, AgreesWithTheSameTypeGivenForANpyFile) {
+  write_npy("in.npy", io::DType::i32, std::vector<std::int32_t>{3, -1, 2});
+  const auto o = run_vkc("sort --type i32 " + path("in.npy") + " -o " + path("out.npy"), dir_);
+  ASSERT_EQ(o.status, 0) << o.err;
+  expect_same_bytes(io::read_npy(path("out.npy")), std::vector<std::int32_t>{-1, 2, 3});
+}
+
+// NumPy writes the input and computes the reference: np.sort(kind="stable") puts NaN last and
+// keeps -0.0 and +0.0 in input order; the contract adds -0.0 before +0.0 (after it descending),
+// and descending is the reverse of ascending with the NaNs still last.
+TEST_F(CliSort, NaNAndSignedZeroOrderMatchesNumPy) {
+  const std::string script =
+      "import numpy as np, sys\n"
+      "d = sys.argv[1]; rng = np.random.default_rng(7)\n"
+      "for t in ('f4', 'f8'):\n"
+      "    pool = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.5, -1.5, 1e-40, -1e-40, 3.0], dtype=t)\n"
+      "    x = np.concatenate([pool, rng.choice(pool, 3000), rng.standard_normal(1000).astype(t)])\n"
+      "    np.save(f'{d}/in_{t}.npy', x)\n"
+      "    a = np.sort(x, kind='stable'); z = a == 0\n"
+      "    a[z] = np.concatenate([a[z][np.signbit(a[z])], a[z][~np.signbit(a[z])]])\n"
+      "    nan = np.isnan(a)\n"
+      "    np.save(f'{d}/asc_{t}.npy', a)\n"
+      "    np.save(f'{d}/desc_{t}.npy', np.concatenate([a[~nan][::-1], a[nan]]))\n";
+  std::ofstream(path("make.py")) << script;
+  const std::string python = numpy_python();
+  ASSERT_FALSE(python.empty()) << "python3 with numpy is needed (scripts/deps.sh installs python3-numpy)";
+  ASSERT_EQ(std::system((python + " '" + path("make.py") + "' '" + dir_.string() + "'").c_str()), 0)
+      << "python3 with numpy is needed (scripts/deps.sh installs python3-numpy)";
+  const std::pair<const char*, const char*> runs[] = {{"f4", "asc"},  {"f4", "desc"}, {"f8", "asc"},
+                                                      {"f8", "desc"}, {"f4", "asc --algo bitonic"},
+                                                      {"f8", "desc --algo odd_even"}};
+  for (const auto& [type, order] : runs) {
+    const std::string what = std::string(type) + " " + order;
+    const auto o = run_vkc("sort --order " + std::string(order) + " " + path(std::string("in_") + type + ".npy") +
+                               " -o " + path("out.npy"),
+                           dir_);
+    ASSERT_EQ(o.status, 0) << what << ": " << o.err;
+    const auto expected = io::read_npy(path(std::string(order).substr(0, std::string(order).find(' ')) + "_" + type + ".npy"));
+    const auto out = io::read_npy(path("out.npy"));
+    ASSERT_EQ(out.bytes.size(), expected.bytes.size()) << what;
+    EXPECT_TRUE(out.bytes == expected.bytes) << what;
+  }
 }
 
 }  // namespace

@@ -88,6 +88,10 @@ std::map<std::size_t, PeerResult> run_gems_peer(const std::vector<std::size_t>& 
 
 void run_bench(const BenchArgs& a, const Common& common) {
   const auto sizes = sizes_of(a);
+  for (std::size_t n : sizes) {
+    if (n < 2 || n > INT32_MAX) throw std::runtime_error("bench nbody: body counts must be 2 to 2^31 - 1, not " + std::to_string(n));
+  }
+  check_output_path(a.csv, common);
   Context ctx(ContextOptions{.device = common.device});
   std::vector<std::string> columns = {"N", "median ms", "G interactions/s", "GFLOP/s", "rel. error"};
   if (a.peers) columns.insert(columns.end(), {"peer G interactions/s", "vkc / peer"});
@@ -108,12 +112,13 @@ void run_bench(const BenchArgs& a, const Common& common) {
                                std::to_string(err) + ")");
     }
     const double rate = double(n) * double(n) / (t.median_ms * 1e-3);
-    std::vector<std::string> row = {std::to_string(n), bench::fixed(t.median_ms), bench::fixed(rate * 1e-9),
-                                    bench::fixed(rate * kFlopsPerInteraction * 1e-9, 1), bench::fixed(err * 1e6, 2) + "e-6"};
+    std::vector<std::string> row = {std::to_string(n), bench::significant(t.median_ms), bench::significant(rate * 1e-9),
+                                    bench::significant(rate * kFlopsPerInteraction * 1e-9),
+                                    bench::significant(err * 1e6, 3) + "e-6"};
     if (a.peers) {
       const auto it = peer.find(n);
       const double p = it == peer.end() ? -1 : it->second.interactions_per_s;
-      row.insert(row.end(), {bench::fixed(p * 1e-9), p > 0 ? bench::fixed(rate / p) : ""});
+      row.insert(row.end(), {bench::significant(p * 1e-9), p > 0 ? bench::significant(rate / p) : ""});
     }
     table.add_row(row);
   }

@@ -22,7 +22,8 @@ constexpr std::uint64_t kTransposeMaxN = 1u << 26;
 
 struct BenchArgs {
   std::uint64_t min_n = 1u << 9;
-  std::uint64_t max_n = 0;  // 0: from the device
+  std::uint64_t max_n = 0;
+  bool max_n_given = false;  // otherwise max_n comes from the device
   std::string type = "u32";
   std::string values = "none";
   std::string dist = "uniform";
@@ -113,6 +114,7 @@ void measure_row(Context& ctx, const BenchArgs& args, const SortDesc& base, cons
   desc.max_count = row.n;
   const SortData data = make_sort_data(desc, args.dist, row.n);
   if (row.n <= args.cpu_max_n) {
+    bench::progress("vkc bench sort: std::sort n=" + std::to_string(row.n));
     const int cpu_runs = row.n <= (1u << 20) ? 5 : 1;
     row.cpu_ms = time_cpu_sort(desc, data, cpu_runs, false);
     row.cpu_par_ms = time_cpu_sort(desc, data, cpu_runs, true);
@@ -124,13 +126,28 @@ void measure_row(Context& ctx, const BenchArgs& args, const SortDesc& base, cons
     row.gpu_ms[a] = time_algorithm(ctx, args, desc, data).median_ms;
   }
   if (!args.no_transfer) {
+    bench::progress("vkc bench sort: auto with transfers n=" + std::to_string(row.n));
     desc.options.algorithm = SortAlgorithm::automatic;
     row.transfer_ms = time_sort_with_transfers(ctx, desc, data, row.n <= (1u << 22) ? 5 : 3);
   }
   bench::progress("");
 }
 
-std::string keys_per_s(std::uint64_t n, double ms) { return ms > 0 ? bench::fixed(n / ms / 1e6, 2) : ""; }
+// Keys per second in G keys/s, with significant digits (a slow device's rate must not round to 0).
+std::string keys_per_s(std::uint64_t n, double ms) { return ms > 0 ? bench::significant(n / ms / 1e6) : ""; }
+
+// The printed table's rate unit: M keys/s when even the fastest rate is below 1 G keys/s.
+struct RateUnit {
+  const char* name;
+  double per_gkeys;
+};
+RateUnit rate_unit(const std::vector<Row>& rows) {
+  double best = 0;
+  for (const Row& row : rows) {
+    for (const auto& [a, ms] : row.gpu_ms) best = std::max(best, row.n / ms / 1e6);
+  }
+  return best > 0 && best < 1 ? RateUnit{"M keys/s", 1e3} : RateUnit{"G keys/s", 1};
+}
 
 // CUB's radix and merge sorts at the row's size, each in a process of its own (bench/peers).
 void measure_peers(const BenchArgs& args, Row& row) {
@@ -149,7 +166,8 @@ Tables tabulate(const BenchArgs& args, const SortDesc& desc, const std::vector<S
                 const std::vector<Row>& rows) {
   std::vector<std::string> columns = {"n", "std::sort ms", "std::sort par ms"};
   for (SortAlgorithm a : algos) columns.push_back(std::string(to_string(a)) + " GPU ms");
-  columns.push_back("fastest G keys/s");
+  const RateUnit unit = rate_unit(rows);
+  columns.push_back(std::string("fastest ") + unit.name);
   if (!args.no_transfer) columns.insert(columns.end(), {"auto + transfers ms", "transfers vs std::sort"});
   if (args.peers) columns.insert(columns.end(), {"CUB radix ms", "CUB merge ms", "radix / CUB"});
   bench::Table wide(columns);
@@ -161,33 +179,36 @@ Tables tabulate(const BenchArgs& args, const SortDesc& desc, const std::vector<S
     // A timed GPU sort's CSV row: its cub_ms is CUB's radix sort, the reference, for every sort,
     // ours and the peers' alike (the peers verify their own output).
     const auto add_gpu_row = [&](const std::string& name, double ms) {
-      tall.add_row({name, kt, vt, args.order, args.dist, std::to_string(row.n), bench::fixed(ms, 5), "",
-                    keys_per_s(row.n, ms), bench::fixed(cub, 5), cub > 0 ? bench::fixed(cub / ms, 3) : "", "yes"});
+      tall.add_row({name, kt, vt, args.order, args.dist, std::to_string(row.n), bench::significant(ms, 6), "",
+                    keys_per_s(row.n, ms), bench::significant(cub, 6), cub > 0 ? bench::significant(cub / ms) : "",
+                    "yes"});
     };
-    std::vector<std::string> cells = {std::to_string(row.n), bench::fixed(row.cpu_ms), bench::fixed(row.cpu_par_ms)};
+    std::vector<std::string> cells = {std::to_string(row.n), bench::significant(row.cpu_ms),
+                                      bench::significant(row.cpu_par_ms)};
     double fastest = -1;
     for (SortAlgorithm a : algos) {
       const double ms = row.gpu_ms.count(a) ? row.gpu_ms.at(a) : -1;
-      cells.push_back(bench::fixed(ms, 4));
+      cells.push_back(bench::significant(ms));
       if (ms > 0 && (fastest < 0 || ms < fastest)) fastest = ms;
       if (ms > 0) add_gpu_row(std::string(to_string(a)), ms);
     }
-    cells.push_back(keys_per_s(row.n, fastest));
+    cells.push_back(fastest > 0 ? bench::significant(row.n / fastest / 1e6 * unit.per_gkeys) : "");
     if (!args.no_transfer) {
-      cells.push_back(bench::fixed(row.transfer_ms));
-      cells.push_back(row.cpu_ms > 0 && row.transfer_ms > 0 ? bench::fixed(row.cpu_ms / row.transfer_ms, 2) + "x" : "");
+      cells.push_back(bench::significant(row.transfer_ms));
+      cells.push_back(row.cpu_ms > 0 && row.transfer_ms > 0 ? bench::significant(row.cpu_ms / row.transfer_ms, 3) + "x"
+                                                             : "");
     }
     for (const auto& [name, ms] : std::map<std::string, double>{{"std_sort", row.cpu_ms},
                                                                 {"std_sort_par", row.cpu_par_ms},
                                                                 {"auto_with_transfers", row.transfer_ms}}) {
-      if (ms > 0) tall.add_row({name, kt, vt, args.order, args.dist, std::to_string(row.n), "", bench::fixed(ms, 5),
+      if (ms > 0) tall.add_row({name, kt, vt, args.order, args.dist, std::to_string(row.n), "", bench::significant(ms, 6),
                                 keys_per_s(row.n, ms), "", "", "yes"});
     }
     if (args.peers) {
       const double merge = row.peer_ms.count("cub_merge") ? row.peer_ms.at("cub_merge") : -1;
       const double radix = row.gpu_ms.count(SortAlgorithm::radix) ? row.gpu_ms.at(SortAlgorithm::radix) : -1;
-      cells.insert(cells.end(), {bench::fixed(cub, 4), bench::fixed(merge, 4),
-                                 cub > 0 && radix > 0 ? bench::fixed(cub / radix, 2) + "x" : ""});
+      cells.insert(cells.end(), {bench::significant(cub), bench::significant(merge),
+                                 cub > 0 && radix > 0 ? bench::significant(cub / radix, 3) + "x" : ""});
       for (const auto& [name, ms] : row.peer_ms) add_gpu_row(name, ms);
     }
     wide.add_row(cells);
@@ -205,13 +226,28 @@ void report(const BenchArgs& args, const bench::RunInfo& info, const SortDesc& d
   if (!args.plot.empty()) plot_keys_per_second(tables.tall, args.plot, info);
 }
 
+// Nonsensical ranges and unwritable outputs, refused before the device is touched.
+void check(const BenchArgs& args, const Common& common) {
+  if (args.max_n_given && args.max_n == 0) throw Error("--max-n must be at least 1");
+  if (args.max_n_given && args.min_n > args.max_n) {
+    throw Error("--min-n " + std::to_string(args.min_n) + " is larger than --max-n " + std::to_string(args.max_n));
+  }
+  if (args.max_n > UINT32_MAX) throw Error("--max-n " + std::to_string(args.max_n) + " is more than 2^32 - 1 keys");
+  if (!args.plot.empty() && std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
+    throw Error("--plot needs gnuplot (Debian: apt-get install gnuplot-nox)");
+  }
+  check_output_path(args.csv, common);
+  check_output_path(args.plot, common);
+}
+
 void run_bench(BenchArgs args, const Common& common) {
+  check(args, common);
   Context ctx(ContextOptions{.device = common.device});
   SortDesc desc;
   desc.key_type = parse_key_type(args.type);
   desc.value_type = parse_value_type(args.values);
   desc.options.order = args.order == "desc" ? SortOrder::descending : SortOrder::ascending;
-  const std::uint64_t max_n = args.max_n ? args.max_n : default_max_n(ctx, desc);
+  const std::uint64_t max_n = args.max_n_given ? args.max_n : default_max_n(ctx, desc);
   if (ctx.info().is_software() && args.transpose_max_n == kTransposeMaxN) {
     args.transpose_max_n = 1u << 20;  // the reference method takes minutes past this on a CPU
   }
@@ -235,7 +271,9 @@ void register_bench_sort(CLI::App& bench, Common& common) {
   auto args = std::make_shared<BenchArgs>();
   auto* cmd = bench.add_subcommand("sort", "CPU versus GPU sorting table, every GPU algorithm, optionally CUB");
   cmd->add_option("--min-n", args->min_n, "smallest size (doubles up to --max-n)")->check(CLI::Range(1ull, 1ull << 32));
-  cmd->add_option("--max-n", args->max_n, "largest size (default: what the device holds, 2^22 on lavapipe)");
+  cmd->add_option("--max-n", args->max_n, "largest size (default: what the device holds, 2^22 on lavapipe)")
+      ->each([args](const std::string&) { args->max_n_given = true; })
+      ->always_capture_default(false);
   cmd->add_option("--type", args->type, "key type")->check(CLI::IsMember({"u32", "i32", "f32", "u64", "i64", "f64"}));
   cmd->add_option("--values", args->values, "value type: none, u32, u64")->check(CLI::IsMember({"none", "u32", "u64"}));
   cmd->add_option("--dist", args->dist, "uniform, sorted, reverse, few, equal")

@@ -10,6 +10,11 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <iterator>
+
+#include <unistd.h>
+
+#include "io/atomic_file.hpp"
 
 namespace vkc::cli {
 namespace {
@@ -164,36 +169,77 @@ double time_sort_with_transfers(Context& ctx, const SortDesc& desc, const SortDa
   return stats.median_ms;
 }
 
+namespace {
+
+// A string as a gnuplot single-quoted literal ('' stands for ').
+std::string gp_quote(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
+// The series of a CSV table (algorithm -> (n, G keys/s)), GPU sorts first, then the CPU and
+// transfer baselines.
+std::vector<std::pair<std::string, std::vector<std::pair<double, double>>>> series_of(const bench::Table& tall) {
+  std::map<std::string, std::vector<std::pair<double, double>>> by_name;
+  for (const auto& row : tall.rows()) {
+    if (!row[8].empty()) by_name[row[0]].emplace_back(std::stod(row[5]), std::stod(row[8]));  // n, gkeys_per_s
+  }
+  std::vector<std::pair<std::string, std::vector<std::pair<double, double>>>> out;
+  for (bool baseline : {false, true}) {
+    for (auto& [name, points] : by_name) {
+      const bool is_baseline = name.starts_with("std_sort") || name == "auto_with_transfers";
+      if (is_baseline == baseline) out.emplace_back(name, points);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 void plot_keys_per_second(const bench::Table& tall, const std::string& png, const bench::RunInfo& info) {
   if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
     throw Error("--plot needs gnuplot (Debian: apt-get install gnuplot-nox)");
   }
+  const auto series = series_of(tall);
+  double best = 0;
+  for (const auto& [name, points] : series) {
+    for (const auto& [n, rate] : points) best = std::max(best, rate);
+  }
+  // M keys/s when every rate is below 1 G keys/s (lavapipe), so the axis reads 10, 100, ...
+  const double scale = best < 1 ? 1e3 : 1;
+  const std::string unit = best < 1 ? "M keys/s" : "G keys/s";
   const auto dir = std::filesystem::temp_directory_path() / ("vkc-plot-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  std::map<std::string, std::ofstream> series;
-  for (const auto& row : tall.rows()) {
-    if (row[8].empty()) continue;  // gkeys_per_s
-    auto& out = series[row[0]];
-    if (!out.is_open()) out.open(dir / (row[0] + ".dat"));
-    out << row[5] << " " << row[8] << "\n";
-  }
   std::ofstream script(dir / "plot.gp");
-  script << "set terminal pngcairo size 1100,700\nset output '" << png << ".tmp'\n"
-         << "set logscale xy\nset xlabel 'n (keys)'\nset ylabel 'G keys/s'\nset key left top\nset grid\n"
-         << "set title 'vkc bench sort on " << info.device << " (" << info.commit << ", " << info.date << ")'\nplot ";
-  bool first = true;
-  for (auto& [name, out] : series) {
-    out.close();
-    script << (first ? "" : ", ") << "'" << (dir / (name + ".dat")).string() << "' using 1:2 with linespoints title '"
-           << name << "'";
-    first = false;
+  // Text is literal (noenhanced): algorithm and device names hold underscores. Only the x tick
+  // labels use enhanced text, for the exponent of 2^k.
+  script << "set terminal pngcairo size 1200,720 font 'sans,11'\n"
+         << "set output " << gp_quote((dir / "plot.png").string()) << "\n"
+         << "set title " << gp_quote("vkc bench sort on " + info.device + " (" + info.commit + ", " + info.date + ")")
+         << " noenhanced\n"
+         << "set logscale x 2\nset format x '2^{%L}'\nset xlabel 'n (keys)' noenhanced\n"
+         << "set logscale y 10\nset format y '%g'\nset ylabel " << gp_quote("throughput (" + unit + ")")
+         << " noenhanced\nunset y2label\nset grid xtics ytics mytics\n"
+         << "set key outside right top vertical noenhanced box\nset offsets graph 0.02, graph 0.02, 0, 0\nplot ";
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    const auto& [name, points] = series[i];
+    std::ofstream data(dir / (std::to_string(i) + ".dat"));
+    data.precision(9);
+    for (const auto& [n, rate] : points) data << n << " " << rate * scale << "\n";
+    script << (i ? ", " : "") << gp_quote((dir / (std::to_string(i) + ".dat")).string())
+           << " using 1:2 with linespoints linewidth 2 pointsize 1.2 title " << gp_quote(name) << " noenhanced";
   }
   script << "\n";
   script.close();
-  const int rc = std::system(("gnuplot " + (dir / "plot.gp").string()).c_str());
+  const int rc = std::system(("gnuplot " + (dir / "plot.gp").string() + " 2>/dev/null").c_str());
+  std::ifstream in(dir / "plot.png", std::ios::binary);
+  const std::string image{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   std::filesystem::remove_all(dir);
-  if (rc != 0) throw Error("gnuplot failed to draw " + png);
-  std::filesystem::rename(png + ".tmp", png);
+  if (rc != 0 || image.empty()) throw Error("gnuplot failed to draw " + png);
+  io::AtomicFile file(png);
+  file.write(std::as_bytes(std::span(image.data(), image.size())));
+  file.commit();
 }
 
 }  // namespace vkc::cli

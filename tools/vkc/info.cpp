@@ -7,6 +7,9 @@
 
 #include "commands.hpp"
 #include "core/device_info.hpp"
+#include "core/loader.hpp"
+#include "harness.hpp"
+#include "io/atomic_file.hpp"
 #include "vkc/context.hpp"
 
 namespace vkc::cli {
@@ -68,7 +71,39 @@ void print_text(const DeviceInfo& d) {
   std::printf("    64-bit int / float    %s / %s\n", d.shader_int64 ? "yes" : "no", d.shader_float64 ? "yes" : "no");
 }
 
+std::string version_string(std::uint32_t v) {
+  return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) + "." +
+         std::to_string(VK_API_VERSION_PATCH(v));
+}
+
+// The loader's version and the device a command would run on, or why there is none.
+std::string vulkan_text(const Common& common) {
+  try {
+    vk::load_loader();
+    std::uint32_t loader = VK_API_VERSION_1_0;
+    if (vk::vkEnumerateInstanceVersion) vk::vkEnumerateInstanceVersion(&loader);
+    std::string text = "Vulkan loader " + version_string(loader);
+    const auto devices = enumerate_devices();
+    if (devices.empty()) return text + "\ndevice: none found";
+    std::string wanted = common.device;
+    if (wanted.empty() && std::getenv("VKC_DEVICE")) wanted = std::getenv("VKC_DEVICE");
+    const DeviceInfo& d = devices[detail::choose_device(devices, wanted)];
+    return text + "\ndevice [" + std::to_string(d.index) + "] " + d.name + " (" + d.driver_name + " " + d.driver_info +
+           ", Vulkan " + d.api_version_string() + ")";
+  } catch (const std::exception& e) {
+    return std::string("Vulkan: ") + e.what();
+  }
+}
+
 }  // namespace
+
+std::string version_text(const Common& common) {
+  return "vkc " VKC_VERSION " (commit " + bench::build_commit() + ")\n" + vulkan_text(common);
+}
+
+void check_output_path(const std::string& path, const Common& common) {
+  if (!path.empty()) io::check_output(path, common.force);
+}
 
 void register_info(CLI::App& app, Common& common) {
   auto* cmd = app.add_subcommand("info", "list the Vulkan devices and what vkc knows of them");

@@ -16,13 +16,14 @@
 #include <string>
 
 #include "commands.hpp"
+#include "io/npy.hpp"
 #include "vkc/nbody.hpp"
 
 namespace vkc::cli {
 namespace {
 
 struct NbodyArgs {
-  std::size_t bodies = 4096;
+  std::int64_t bodies = 4096;  // signed, so that --bodies -5 is refused rather than wrapped
   std::uint32_t steps = 1000;
   double dt = 1.0 / 128;
   std::string ic = "plummer";
@@ -37,10 +38,55 @@ struct NbodyArgs {
   std::string load;
 };
 
-void check(const NbodyArgs& a) {
-  if (!std::isfinite(a.dt) || a.dt <= 0) throw std::runtime_error("the time step --dt must be finite and > 0");
+// Host bytes per body: the initial state, the simulation's copy, a saved state and a frame's
+// share, with room to spare.
+constexpr std::uint64_t kHostBytesPerBody = 256;
+// Device bytes per body: positions, velocities and accelerations (vec4 each).
+constexpr std::uint64_t kDeviceBytesPerBody = 48;
+
+std::uint64_t host_memory_bytes() {
+  return std::uint64_t(::sysconf(_SC_PHYS_PAGES)) * std::uint64_t(::sysconf(_SC_PAGESIZE));
+}
+
+// Everything the arguments alone can tell, before any file is read or any memory is taken.
+void check(const NbodyArgs& a, const Common& common) {
+  // The step is applied in fp32: a value that is not a finite positive float is no step.
+  const float dt = static_cast<float>(a.dt);
+  if (!std::isfinite(a.dt) || !std::isfinite(dt) || !(dt > 0)) {
+    throw std::runtime_error("the time step --dt must be a finite float > 0 (got " + std::to_string(a.dt) + ")");
+  }
+  if (!std::isfinite(a.eps) || a.eps < 0) throw std::runtime_error("--eps must be finite and >= 0");
+  if (!std::isfinite(a.gravity)) throw std::runtime_error("--gravity must be finite");
+  // --load's body count, from its header, before its data is read (load_state checks the rest).
+  std::uint64_t bodies = std::uint64_t(std::max<std::int64_t>(a.bodies, 0));
+  if (!a.load.empty()) {
+    const auto shape = io::ArrayReader(a.load, io::InputFormat::npy).shape();
+    bodies = shape.empty() ? 0 : shape[0];
+  }
   if (a.load.empty() && a.bodies < 2) {
     throw std::runtime_error("a simulation needs at least 2 bodies (--bodies " + std::to_string(a.bodies) + ")");
+  }
+  const std::uint64_t limit = std::min<std::uint64_t>(host_memory_bytes() / kHostBytesPerBody, INT32_MAX);
+  if (bodies > limit) {
+    throw std::runtime_error((a.load.empty() ? "--bodies " : a.load + ": ") + std::to_string(bodies) +
+                             " bodies, more than this machine can hold (" + std::to_string(limit) + " at most)");
+  }
+  std::error_code ec;
+  if (!a.load.empty() && !a.save.empty() && std::filesystem::equivalent(a.load, a.save, ec)) {
+    throw std::runtime_error(a.save + ": is the --load file; vkc never modifies its input");
+  }
+  if (a.save == "-") throw std::runtime_error("--save -: standard output carries the diagnostics; name a file");
+  check_output_path(a.save, common);
+}
+
+// The device must hold the bodies: one buffer of vec4 per body, and three in its memory.
+void check_device(const Context& ctx, std::size_t bodies) {
+  const DeviceInfo& d = ctx.info();
+  if (16ull * bodies > d.max_storage_buffer_range ||
+      (d.device_local_bytes() && kDeviceBytesPerBody * bodies > d.device_local_bytes())) {
+    throw Error(std::to_string(bodies) + " bodies do not fit on " + d.name + " (" +
+                std::to_string(d.max_storage_buffer_range >> 20) + " MiB per buffer, " +
+                std::to_string(d.device_local_bytes() >> 20) + " MiB of memory)");
   }
 }
 
@@ -88,12 +134,19 @@ void make_movie(const std::filesystem::path& dir) {
   std::fprintf(stderr, "vkc nbody: wrote %s\n", (dir / "nbody.mp4").c_str());
 }
 
-// A progress bar on stderr, drawn only when stderr is a terminal.
+// Progress on stderr: a bar on a terminal, otherwise a line at every tenth of the run; nothing
+// with --quiet.
 class Progress {
  public:
-  explicit Progress(std::uint32_t total) : total_(total), on_(::isatty(STDERR_FILENO) != 0) {}
-  void show(std::uint32_t done) const {
-    if (!on_ || total_ == 0) return;
+  Progress(std::uint32_t total, bool quiet) : total_(total), quiet_(quiet), bar_(::isatty(STDERR_FILENO) != 0) {}
+  void show(std::uint32_t done) {
+    if (quiet_ || total_ == 0) return;
+    if (!bar_) {
+      const auto tenth = std::uint32_t(std::uint64_t(done) * 10 / total_);
+      if (tenth > shown_) std::fprintf(stderr, "vkc nbody: step %u/%u (%u%%)\n", done, total_, tenth * 10);
+      shown_ = tenth;
+      return;
+    }
     const int width = 40, filled = int(std::lround(double(width) * done / total_));
     std::fprintf(stderr, "\r[%s%s] %3d%% step %u/%u", std::string(filled, '#').c_str(),
                  std::string(width - filled, '.').c_str(), int(100.0 * done / total_), done, total_);
@@ -101,12 +154,14 @@ class Progress {
     std::fflush(stderr);
   }
   void clear() const {
-    if (on_) std::fprintf(stderr, "\r\033[K");
+    if (bar_ && !quiet_) std::fprintf(stderr, "\r\033[K");
   }
 
  private:
   std::uint32_t total_;
-  bool on_;
+  bool quiet_;
+  bool bar_;
+  std::uint32_t shown_ = 0;
 };
 
 class Reporter {
@@ -144,15 +199,17 @@ class Reporter {
 };
 
 void run_nbody(const NbodyArgs& a, const Common& common) {
-  check(a);
-  nbody::State initial = a.load.empty()
-                             ? nbody::make_initial_conditions(nbody::parse_initial_conditions(a.ic), a.bodies, a.seed)
-                             : nbody::load_state(a.load);
+  check(a, common);
   if (!a.frames.empty()) prepare_frames(a.frames);
+  Context ctx(ContextOptions{.device = common.device});
+  if (a.load.empty()) check_device(ctx, std::size_t(a.bodies));
+  nbody::State initial = a.load.empty() ? nbody::make_initial_conditions(nbody::parse_initial_conditions(a.ic),
+                                                                         std::size_t(a.bodies), a.seed)
+                                        : nbody::load_state(a.load);
+  if (!a.load.empty()) check_device(ctx, initial.size());
   nbody::Config config;
   config.softening = a.eps;
   config.gravity = a.gravity;
-  Context ctx(ContextOptions{.device = common.device});
   nbody::Simulation sim(ctx, initial, config);
   const auto t = sim.tuning();
   std::fprintf(stderr, "vkc nbody: %zu bodies (%s) on %s, eps %g, G %g; force kernel: workgroup %u, %u bodies/invocation, tile %u\n",
@@ -178,7 +235,7 @@ void run_nbody(const NbodyArgs& a, const Common& common) {
     }
   };
 
-  const Progress progress(a.steps);
+  Progress progress(a.steps, common.quiet);
   checkpoint(0);
   const std::uint32_t every = a.every ? a.every : a.steps;
   const std::uint32_t slice = std::max<std::uint32_t>(1, std::min(every, a.steps / 100));  // progress granularity
@@ -202,7 +259,7 @@ void run_nbody(const NbodyArgs& a, const Common& common) {
 void register_nbody(CLI::App& app, Common& common) {
   auto* cmd = app.add_subcommand("nbody", "simulate N bodies under softened gravity (kick-drift-kick leapfrog, fp32 on the GPU)");
   auto a = std::make_shared<NbodyArgs>();
-  cmd->add_option("-n,--bodies", a->bodies, "number of bodies (ignored with --load)")->capture_default_str();
+  cmd->add_option("-n,--bodies", a->bodies, "number of bodies, 2 or more (ignored with --load)")->capture_default_str();
   cmd->add_option("--steps", a->steps, "leapfrog steps")->capture_default_str();
   cmd->add_option("--dt", a->dt, "time step (N-body units)")->capture_default_str();
   cmd->add_option("--ic", a->ic, "initial conditions")
@@ -218,7 +275,8 @@ void register_nbody(CLI::App& app, Common& common) {
       ->check(CLI::Range(16u, 8192u))
       ->capture_default_str();
   cmd->add_flag("--json", a->json, "one JSON object per diagnostic line on stdout");
-  cmd->add_option("-o,--save", a->save, "save the final state as an (N, 8) float32 .npy file");
+  cmd->add_option("-o,--save", a->save,
+                  "save the final state as an (N, 8) float32 .npy file (checked before the run)");
   cmd->add_option("--load", a->load, "start from a state saved by --save");
   cmd->callback([&common, a] { run_nbody(*a, common); });
 }

@@ -1,7 +1,12 @@
 // vkc sort: sorts a .npy or raw binary file of keys on the GPU; writes the sorted keys, or with
-// --argsort the sorting permutation, atomically to OUTPUT. The input is never modified.
+// --argsort the sorting permutation, to OUTPUT (io::AtomicFile: a file is replaced only once the
+// result is complete). The input is never modified. Every check that the arguments and the
+// header allow comes before the device is touched.
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <map>
 #include <numeric>
 
@@ -9,6 +14,7 @@
 #include "core/kernels.hpp"
 #include "core/pipeline.hpp"
 #include "harness.hpp"
+#include "io/atomic_file.hpp"
 #include "io/npy.hpp"
 #include "sort/algorithm.hpp"
 #include "vkc/sort.hpp"
@@ -37,33 +43,62 @@ KeyType key_type_of(io::DType d) {
   return KeyType::u32;
 }
 
-// Reads INPUT as .npy (by its magic) or as raw keys of --type; checks it is one-dimensional.
-io::Array load_keys(const SortArgs& args, bool& is_npy) {
-  std::optional<io::DType> type;
-  if (!args.type.empty()) type = io::parse_dtype(args.type);
-  if (!args.type.empty() && !type) throw Error("unknown --type '" + args.type + "' (u32, i32, f32, u64, i64, f64)");
-  if (!std::filesystem::exists(args.input)) throw Error(args.input.string() + ": no such file");
-  is_npy = io::looks_like_npy(args.input);
-  if (!is_npy && !type) throw Error(args.input.string() + ": not a .npy file; give --type for raw binary input");
-  io::Array keys = is_npy ? io::read_npy(args.input) : io::read_raw(args.input, *type);
-  if (is_npy && type && *type != keys.dtype) {
-    throw Error(args.input.string() + ": holds " + std::string(io::dtype_name(keys.dtype)) + ", not --type " +
-                args.type);
-  }
-  if (keys.shape.size() != 1) {
-    throw Error(args.input.string() + ": expected a one-dimensional array, got " +
-                std::to_string(keys.shape.size()) + " dimensions");
-  }
-  return keys;
+// odd_even's merge-split rounds grow with n / B: past this it is the wrong tool (bench's default).
+constexpr std::uint64_t kOddEvenLargeN = 1u << 16;
+
+std::uint64_t host_memory_bytes() {
+  return std::uint64_t(::sysconf(_SC_PHYS_PAGES)) * std::uint64_t(::sysconf(_SC_PAGESIZE));
 }
 
-void check_output(const SortArgs& args) {
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
   std::error_code ec;
-  if (std::filesystem::equivalent(args.input, args.output, ec)) {
-    throw Error(args.output.string() + ": is the input file; vkc never modifies its input");
+  return a != "-" && b != "-" && std::filesystem::equivalent(a, b, ec);
+}
+
+// Opens INPUT ("-": standard input) and reads its .npy header, or notes raw input of --type;
+// checks what the header says before any data is read.
+std::unique_ptr<io::ArrayReader> open_keys(const SortArgs& args) {
+  const std::optional<io::DType> type = args.type.empty() ? std::nullopt : io::parse_dtype(args.type);
+  auto reader = std::make_unique<io::ArrayReader>(args.input, io::InputFormat::detect, type.value_or(io::DType::u32));
+  const std::string name = args.input.string();
+  if (!reader->is_npy() && !type) throw Error(name + ": not a .npy file; give --type for raw binary input");
+  if (reader->is_npy() && type && *type != reader->dtype()) {
+    throw Error(name + ": holds " + std::string(io::dtype_name(reader->dtype())) + ", not --type " + args.type);
   }
-  const auto dir = args.output.has_parent_path() ? args.output.parent_path() : std::filesystem::path(".");
-  if (!std::filesystem::is_directory(dir)) throw Error(args.output.string() + ": directory " + dir.string() + " does not exist");
+  if (reader->is_npy() && reader->shape().size() != 1) {
+    throw Error(name + ": expected a one-dimensional array, got " + std::to_string(reader->shape().size()) +
+                " dimensions");
+  }
+  return reader;
+}
+
+// The limits a count of keys must meet; raw data from a stream is checked once read.
+void check_count(const SortArgs& args, const Common& common, io::DType type, std::uint64_t n) {
+  const std::string name = args.input.string();
+  if (n > UINT32_MAX) throw Error(name + ": " + std::to_string(n) + " keys, more than the 2^32 - 1 vkc sorts");
+  const std::uint64_t host = n * (io::dtype_size(type) + (args.argsort ? 12 : 0));
+  if (host > host_memory_bytes()) {
+    throw Error(name + ": " + std::to_string(n) + " keys need " + std::to_string(host >> 20) +
+                " MiB of host memory, more than this machine has (" + std::to_string(host_memory_bytes() >> 20) + " MiB)");
+  }
+  if (args.algorithm == "odd_even" && n > kOddEvenLargeN && !common.force) {
+    throw Error("--algo odd_even takes O(n^2/B) time, far too long for " + std::to_string(n) +
+                " keys (radix or auto: O(n)); --force runs it anyway");
+  }
+}
+
+// The device must hold the keys in one buffer, and keys, values and scratch in its memory.
+void check_device(const Context& ctx, const SortArgs& args, std::uint64_t key_bytes, std::uint64_t n) {
+  const DeviceInfo& d = ctx.info();
+  if (key_bytes > d.max_storage_buffer_range) {
+    throw Error(args.input.string() + ": " + std::to_string(key_bytes >> 20) + " MiB of keys exceed " + d.name +
+                "'s maxStorageBufferRange (" + std::to_string(d.max_storage_buffer_range >> 20) + " MiB)");
+  }
+  const std::uint64_t needed = 3 * key_bytes + (args.argsort ? 8 * n : 0);
+  if (d.device_local_bytes() && needed > d.device_local_bytes()) {
+    throw Error(args.input.string() + ": sorting needs about " + std::to_string(needed >> 20) + " MiB on " + d.name +
+                ", which has " + std::to_string(d.device_local_bytes() >> 20) + " MiB");
+  }
 }
 
 // Sorts on the device with a progress line per phase; returns the permutation for --argsort.
@@ -93,14 +128,15 @@ std::vector<std::uint32_t> sort_on_gpu(Context& ctx, const SortDesc& desc, std::
   return permutation;
 }
 
-void write_result(const SortArgs& args, bool is_npy, const io::Array& keys, const std::vector<std::uint32_t>& perm) {
+void write_result(io::AtomicFile& out, const SortArgs& args, bool is_npy, const io::Array& keys,
+                  const std::vector<std::uint32_t>& perm) {
   if (args.argsort) {
     const std::vector<std::uint64_t> wide(perm.begin(), perm.end());
-    io::write_npy(args.output, io::DType::u64, std::as_bytes(std::span(wide)), {wide.size()});
+    io::write_npy(out, io::DType::u64, std::as_bytes(std::span(wide)), {wide.size()});
   } else if (is_npy) {
-    io::write_npy(args.output, keys.dtype, keys.bytes, keys.shape);
+    io::write_npy(out, keys.dtype, keys.bytes, keys.shape);
   } else {
-    io::write_raw(args.output, keys.bytes);
+    io::write_raw(out, keys.bytes);
   }
 }
 
@@ -108,15 +144,30 @@ void run_sort(const SortArgs& args, const Common& common) {
   SortOptions options;
   options.algorithm = parse_algorithm(args.algorithm);
   options.order = args.order == "desc" ? SortOrder::descending : SortOrder::ascending;
-  bool is_npy = false;
-  io::Array keys = load_keys(args, is_npy);
-  check_output(args);
-  if (args.argsort) options = sorting::options_for_argsort(options);
+  if (same_file(args.input, args.output)) {
+    throw Error(args.output.string() + ": is the input file; vkc never modifies its input");
+  }
+  io::check_output(args.output, common.force);
+  const auto reader = open_keys(args);
+  const io::DType type = reader->dtype();
+  if (reader->count()) check_count(args, common, type, *reader->count());
+  if (args.argsort && (options.algorithm == SortAlgorithm::bitonic || options.algorithm == SortAlgorithm::bitonic_transpose)) {
+    std::fprintf(stderr, "vkc sort: note: %s is not stable, so equal keys' indices may come in any order "
+                 "(radix or auto gives the stable permutation)\n", args.algorithm.c_str());
+  }
+  io::AtomicFile out(args.output);  // its temporary file exists from now until the result is in place
   Context ctx(ContextOptions{.device = common.device});
-  const SortDesc desc{key_type_of(keys.dtype), args.argsort ? ValueType::u32 : ValueType::none, keys.count(), options};
-  if (desc.max_count > UINT32_MAX) throw Error(args.input.string() + ": more than 2^32 - 1 keys");
+  if (reader->count()) check_device(ctx, args, *reader->count() * io::dtype_size(type), *reader->count());
+  bench::progress("vkc sort: reading " + args.input.string());
+  io::Array keys = reader->read(std::uint64_t{UINT32_MAX} * io::dtype_size(type));
+  if (!reader->count()) {
+    check_count(args, common, type, keys.count());
+    check_device(ctx, args, keys.bytes.size(), keys.count());
+  }
+  if (args.argsort) options = sorting::options_for_argsort(options);
+  const SortDesc desc{key_type_of(type), args.argsort ? ValueType::u32 : ValueType::none, keys.count(), options};
   const auto perm = sort_on_gpu(ctx, desc, keys.bytes, args.argsort);
-  write_result(args, is_npy, keys, perm);
+  write_result(out, args, reader->is_npy(), keys, perm);
 }
 
 }  // namespace
@@ -124,14 +175,20 @@ void run_sort(const SortArgs& args, const Common& common) {
 void register_sort(CLI::App& app, Common& common) {
   auto args = std::make_shared<SortArgs>();
   auto* cmd = app.add_subcommand("sort", "sort a .npy or raw binary file of keys on the GPU");
-  cmd->add_option("--algo", args->algorithm, "auto, bitonic, bitonic_transpose, odd_even or radix")
+  cmd->add_option("--algo", args->algorithm,
+                  "auto, bitonic, bitonic_transpose, odd_even (refused past 65536 keys without --force) or radix")
       ->check(CLI::IsMember({"auto", "bitonic", "bitonic_transpose", "odd_even", "radix"}));
   cmd->add_option("--order", args->order, "asc or desc")->check(CLI::IsMember({"asc", "desc"}));
   cmd->add_flag("--argsort", args->argsort, "write the sorting permutation (uint64 .npy) instead of the keys");
   cmd->add_option("--type", args->type, "key type of raw input: u32, i32, f32, u64, i64, f64")
       ->check(CLI::IsMember({"u32", "i32", "f32", "u64", "i64", "f64"}));
-  cmd->add_option("INPUT", args->input, "keys: .npy (<u4 <i4 <f4 <u8 <i8 <f8, 1-D) or raw little-endian")->required();
-  cmd->add_option("-o,--output", args->output, "where to write the result (same format as INPUT)")->required();
+  cmd->add_option("INPUT", args->input,
+                  "keys: .npy (<u4 <i4 <f4 <u8 <i8 <f8, 1-D) or raw little-endian; - reads standard input")
+      ->required();
+  cmd->add_option("-o,--output", args->output,
+                  "where to write the result (same format as INPUT); - is standard output; a file is replaced "
+                  "only on success, a device or FIFO written directly, a symlink's target replaced")
+      ->required();
   cmd->callback([args, &common] { run_sort(*args, common); });
 }
 
