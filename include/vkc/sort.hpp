@@ -5,7 +5,9 @@
 // - Integers order by value.
 // - Floats order by value, with -0.0 before +0.0 when ascending (after it when descending),
 //   and every NaN last in both orders, as NumPy does. A NaN key keeps its payload bits but
-//   comes out with its sign bit cleared.
+//   comes out with its sign bit cleared. NaNs order among themselves by those bits (ascending
+//   in both orders), and equal NaNs are equal keys; NumPy keeps all NaNs in input order, so an
+//   argsort over NaNs of different payloads may differ from NumPy's there.
 // - Descending is the exact reverse of ascending for distinct keys; NaNs stay last.
 // - sort_pairs keeps every key with its own value.
 //
