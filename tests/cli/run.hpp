@@ -19,6 +19,9 @@ Outcome run_vkc(const std::string& args, const std::filesystem::path& dir, const
 /// A fresh empty folder for one test.
 std::filesystem::path scratch_dir();
 
+/// The whole content of a file ("" when it cannot be read).
+std::string slurp(const std::filesystem::path& p);
+
 /// Lines of `text` (without the trailing newline).
 int line_count(const std::string& text);
 

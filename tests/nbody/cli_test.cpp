@@ -1,8 +1,6 @@
 // vkc nbody through files, as a user runs it: a saved state loads back bit for bit, a run
 // continued from a saved state equals the uninterrupted run, and --frames writes one decodable
 // PNG per diagnostic, named by step, with nothing left of an earlier run's frames.
-#include <sys/wait.h>
-
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -13,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/run.hpp"
 #include "io/npy.hpp"
 #include "nbody/image.hpp"
 #include "support/gpu_test.hpp"
@@ -27,10 +26,7 @@ class NbodyCli : public GpuTest {
  protected:
   void SetUp() override {
     GpuTest::SetUp();
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("vkc-nbody-cli-" + std::string(info->name()) + "-" +
-                                        std::to_string(std::random_device{}()));
-    fs::create_directories(dir_);
+    dir_ = scratch_dir();
   }
   void TearDown() override {
     fs::remove_all(dir_);
@@ -40,18 +36,11 @@ class NbodyCli : public GpuTest {
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
 
   // Runs `vkc nbody <args>` on the test context's device (the test environment, validation
-  // included, is inherited) and expects it to succeed without a validation message.
+  // included, is inherited) and expects it to succeed; run_vkc fails the test on a validation
+  // message.
   void nbody(const std::string& args) {
-    const std::string device = "VKC_DEVICE=" + std::to_string(ctx().info().index) + " ";
-    const fs::path err = dir_ / "stderr.txt";
-    const std::string command = device + "'" VKC_EXECUTABLE "' nbody " + args + " >/dev/null 2>'" + err.string() + "'";
-    const int raw = std::system(command.c_str());
-    std::ifstream in(err);
-    std::stringstream text;
-    text << in.rdbuf();
-    fs::remove(err);
-    ASSERT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 0) << "vkc nbody " << args << ":\n" << text.str();
-    EXPECT_EQ(text.str().find("vkc: validation message"), std::string::npos) << text.str();
+    const Outcome o = run_vkc("nbody " + args + " --quiet", dir_);
+    ASSERT_EQ(o.status, 0) << "vkc nbody " << args << ":\n" << o.err;
   }
 
   std::set<std::string> files() const {
