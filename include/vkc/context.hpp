@@ -56,6 +56,7 @@ struct DeviceInfo {
   std::uint32_t max_workgroup_subgroups = 0;  ///< subgroups per workgroup under a required size (0: no limit)
   std::vector<std::string> subgroup_operations;  ///< "basic", "vote", "arithmetic", ...
   bool subgroup_partitioned = false;      ///< VK_NV_shader_subgroup_partitioned (match-any)
+  bool vulkan_memory_model_device_scope = false;  ///< device-scope atomics of the memory model (the radix look-back)
 
   std::uint32_t shared_memory_bytes = 0;          ///< maxComputeSharedMemorySize
   std::uint32_t max_workgroup_invocations = 0;    ///< maxComputeWorkGroupInvocations

@@ -1,14 +1,12 @@
-// The body of one LSD radix digit pass (sort/radix/scatter and scatter_partitioned): a tile of
+// The body of one LSD radix digit pass (sort/radix/scatter and its variants): a tile of
 // WG * ITEMS keys is ranked by its 8-bit digit inside the workgroup (subgroup multisplit), its
 // digit counts are turned into global positions (decoupled look-back, radix_lookback.glsl; or a
-// tile table that scan_tiles computed: every pass of reduce-then-scan, and pass 0 on the look-back
-// path where a tuning run asks for it), and keys and values are scattered through shared memory, in
+// tile table that scan_tiles computed: reduce-then-scan), and keys and values are scattered through shared memory, in
 // STAGING_ROUNDS rounds, so that the global writes of equal digits are contiguous. Stable: equal
 // digits keep the input order.
 //
 // Bindings: 0 count (read), 1 keys A, 2 keys B, 3 values A, 4 values B (one pair is read, the
 // other written, as PASS_FROM_B says), 5 state (read; look-back words and tickets written).
-// With RADIX_PARTITIONED defined, digits are matched by subgroupPartitionNV instead of ballots.
 #ifndef VKC_RADIX_SCATTER_GLSL
 #define VKC_RADIX_SCATTER_GLSL
 
@@ -19,36 +17,26 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_EXT_control_flow_attributes : require
-#ifdef RADIX_PARTITIONED
-#extension GL_NV_shader_subgroup_partitioned : require
-#endif
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint ITEMS = 16;        // keys per invocation
-layout(constant_id = 2) const uint KEY_WORDS = 1;     // 1: 32-bit keys, 2: 64-bit keys
-layout(constant_id = 3) const uint VALUE_WORDS = 0;   // 0: keys only, 1 or 2: value words
-layout(constant_id = 4) const uint KEY_KIND = 0;
-layout(constant_id = 5) const bool DESCENDING = false;
-layout(constant_id = 6) const uint MAX_SUBGROUPS = 16;  // workgroup size / smallest subgroup size
-layout(constant_id = 7) const uint SCAN_MODE = 0;       // see SCAN_* below
-layout(constant_id = 8) const uint SHARED_WORDS = 4096; // max(MAX_SUBGROUPS * 256, round tile * max(value words, 1))
-layout(constant_id = 9) const uint BALLOT_WORDS = 4;     // 1 when no subgroup exceeds 32 lanes
-layout(constant_id = 10) const uint LOOKBACK_WINDOW = 4; // earlier tiles read at once per digit
-layout(constant_id = 11) const bool LOOKBACK_SPIN = true; // false: look-back in barrier rounds
-layout(constant_id = 12) const uint STAGING_ROUNDS = 1;  // see stage_round
-layout(constant_id = 13) const bool COPYING = false;  // runs a pass that prepare marked PASS_COPY; see copy_tile
-layout(constant_id = 14) const bool PACKED_RANKS = false;  // two 16-bit ranks per register; see RANK_WORDS
-layout(constant_id = 15) const bool RELOAD_KEYS = false;   // keys read again after the ranking; see DIGIT_WORDS
-layout(constant_id = 16) const bool SERIAL_RANKING = false;  // each key's ranking waits for the previous key's; see main
-layout(constant_id = 17) const bool TICKETS = true;           // look-back tiles in ticket order; see take_ticket
-layout(constant_id = 18) const bool AGGREGATES_ONLY = false;  // for tests: see resolve_digit
+#include "radix_layout.h"
 
-// Where a tile's global digit offsets come from: decoupled look-back; a tile table that
-// scan_tiles wrote (reduce-then-scan); or a tile table on the look-back path (pass 0, whose tile
-// counts the histogram pass took), whose pass still clears the next pass's look-back table.
-const uint SCAN_LOOKBACK = 0u;
-const uint SCAN_TABLE = 1u;
-const uint SCAN_TABLE_CLEARING = 2u;
+layout(local_size_x_id = RADIX_SC_WORKGROUP) in;
+layout(constant_id = RADIX_SCATTER_ITEMS) const uint ITEMS = 16;
+layout(constant_id = RADIX_SCATTER_KEY_WORDS) const uint KEY_WORDS = 1;
+layout(constant_id = RADIX_SCATTER_VALUE_WORDS) const uint VALUE_WORDS = 0;
+layout(constant_id = RADIX_SCATTER_KEY_KIND) const uint KEY_KIND = 0;
+layout(constant_id = RADIX_SCATTER_DESCENDING) const bool DESCENDING = false;
+layout(constant_id = RADIX_SCATTER_MAX_SUBGROUPS) const uint MAX_SUBGROUPS = 16;
+layout(constant_id = RADIX_SCATTER_SCAN_MODE) const uint SCAN_MODE = SCAN_LOOKBACK;
+layout(constant_id = RADIX_SCATTER_SHARED_WORDS) const uint SHARED_WORDS = 4096;
+layout(constant_id = RADIX_SCATTER_BALLOT_WORDS) const uint BALLOT_WORDS = 4;
+layout(constant_id = RADIX_SCATTER_LOOKBACK_WINDOW) const uint LOOKBACK_WINDOW = 4;
+layout(constant_id = RADIX_SCATTER_LOOKBACK_SPIN) const bool LOOKBACK_SPIN = true;
+layout(constant_id = RADIX_SCATTER_STAGING_ROUNDS) const uint STAGING_ROUNDS = 1;  // see stage_round
+layout(constant_id = RADIX_SCATTER_COPYING) const bool COPYING = false;            // see copy_tile
+layout(constant_id = RADIX_SCATTER_PACKED_RANKS) const bool PACKED_RANKS = false;  // see RANK_WORDS
+layout(constant_id = RADIX_SCATTER_TICKETS) const bool TICKETS = true;             // see take_ticket
+layout(constant_id = RADIX_SCATTER_AGGREGATES_ONLY) const bool AGGREGATES_ONLY = false;  // see resolve_digit
 
 const uint WG = gl_WorkGroupSize.x;
 const uint TILE = WG * ITEMS;
@@ -80,14 +68,14 @@ layout(std430, binding = 2) buffer KeyPairsB { uvec2 key_pairs_b[]; };
 // These are views of the same bindings (the host binds them at 8-byte offsets). PAIR_ROLE fixes
 // the pass's layouts when the pipeline is made: a runtime choice between the planar and the paired
 // code took the scatter from 72 to 85-97 registers on an H100 (one workgroup per SM, +30-48%).
-layout(constant_id = 19) const uint PAIR_ROLE = 1u;  // 0: planar to pairs, 1: pairs to pairs, 2: pairs to planar
+layout(constant_id = RADIX_SCATTER_PAIR_ROLE) const uint PAIR_ROLE = PAIR_ROLE_PAIRS;
 layout(std430, binding = 1) buffer PairsInKeysA { uvec2 pairs_in_keys_a[]; };
 layout(std430, binding = 2) buffer PairsInKeysB { uvec2 pairs_in_keys_b[]; };
 layout(std430, binding = 3) buffer PairsInValuesA { uvec2 pairs_in_values_a[]; };
 layout(std430, binding = 4) buffer PairsInValuesB { uvec2 pairs_in_values_b[]; };
 
-const bool read_pairs = PAIR_ROLE != 0u;
-const bool write_pairs = PAIR_ROLE != 2u;
+const bool read_pairs = PAIR_ROLE != PAIR_ROLE_TO_PAIRS;
+const bool write_pairs = PAIR_ROLE != PAIR_ROLE_FROM_PAIRS;
 uint pairs_in_keys = 0u;  // h = n / 2: the pairs each keys buffer holds (set once by main)
 
 // Word `word` (0 the key, 1 the value) of element i, interleaved.
@@ -153,12 +141,7 @@ void store_pair(bool to_b, uint i, uvec2 pair) {
   }
 }
 #endif
-layout(push_constant) uniform Push {
-  uint pass;
-  uint tiles;      // tiles for max_count: the grid size and the stride of the state tables
-  uint max_count;
-  uint table;      // tile-table modes: the tile table's first word
-} pc;
+layout(push_constant) uniform Push { RADIX_PASS_PUSH_FIELDS } pc;
 
 // Per-subgroup digit counters while ranking; afterwards the staging area of the scatter.
 shared uint s_work[SHARED_WORDS];
@@ -266,9 +249,6 @@ void store_value(bool to_b, uint i, uvec2 v) {
 // The lanes of this subgroup whose digit equals `digit` (this lane included), as a ballot;
 // `lanes` is the ballot of every lane of the subgroup.
 uvec4 same_digit_lanes(uint digit, uvec4 lanes) {
-#ifdef RADIX_PARTITIONED
-  return subgroupPartitionNV(digit);
-#else
   uvec4 peers = lanes;
   [[unroll]] for (uint b = 0u; b < 8u; ++b) {
     const bool bit = ((digit >> b) & 1u) != 0u;
@@ -276,7 +256,6 @@ uvec4 same_digit_lanes(uint digit, uvec4 lanes) {
     peers &= bit ? vote : ~vote;
   }
   return peers;
-#endif
 }
 
 // The same for subgroups of at most 32 lanes, in one word: a quarter of the ballot arithmetic,
@@ -285,9 +264,6 @@ uvec4 same_digit_lanes(uint digit, uvec4 lanes) {
 // u32 keys 3% faster on an H100 than `vote ^ (bit - 1)`, which was itself 7% faster than a mask
 // made by bitfieldExtract (2026-11-25, docs/perf-notes.md).
 uint same_digit_lanes32(uint digit, uint lanes) {
-#ifdef RADIX_PARTITIONED
-  return subgroupPartitionNV(digit).x;
-#else
   uint peers = lanes;
   [[unroll]] for (uint b = 0u; b < 8u; ++b) {
     const bool bit = ((digit >> b) & 1u) != 0u;
@@ -295,7 +271,6 @@ uint same_digit_lanes32(uint digit, uint lanes) {
     peers &= bit ? vote : ~vote;
   }
   return peers;
-#endif
 }
 
 // Rank of this lane's key among the keys of its subgroup with the same digit, counting every
@@ -370,13 +345,6 @@ void add_to_rank(inout uint ranks[RANK_WORDS], uint k, uint addend) {
     ranks[k] += addend;
   }
 }
-
-// With RELOAD_KEYS the ranking keeps each key's digit (four per register) instead of the key,
-// and the keys are read from memory a second time for the staging (from L2, where the first read
-// left them), so that no key stays in a register from the ranking to the staging.
-const uint DIGIT_WORDS = RELOAD_KEYS ? (ITEMS + 3u) / 4u : 1u;
-
-uint digit_at(uint digits[DIGIT_WORDS], uint k) { return (digits[k >> 2u] >> ((k & 3u) * 8u)) & 0xFFu; }
 
 // Staging rounds: the tile's ranks are split into STAGING_ROUNDS consecutive ranges of
 // ROUND_TILE, and each range is staged and scattered in turn through ROUND_TILE words of
@@ -528,9 +496,7 @@ void add_subgroup_starts(uint d, uint start) {
 
 // A pass that prepare marked PASS_COPY (radix_prepare.glsl) moves this workgroup's tile of
 // elements to the same indices of the other buffer pair, in the layout the pass writes. Only
-// pipelines built with COPYING test for it: on an H100 the branch alone took pass 0's
-// tile-table pipeline (SCAN_TABLE_CLEARING) from 64 to 78 registers, so sorts that use that
-// pipeline record copy_back instead.
+// pipelines built with COPYING test for it: the interleaved pairs' pipelines never copy.
 void copy_tile(bool from_b, bool read_planar, bool write_planar, uint n) {
   const uint first = linear_workgroup_id() * TILE + gl_LocalInvocationIndex;
   for (uint k = 0u; k < ITEMS; ++k) {
@@ -629,7 +595,7 @@ void main() {
 #endif
   const uint lid = gl_LocalInvocationIndex;
   lookback_table = from_b ? 1u : 0u;
-  if (SCAN_MODE == SCAN_LOOKBACK || SCAN_MODE == SCAN_TABLE_CLEARING) clear_next_table(lookback_table);
+  if (SCAN_MODE == SCAN_LOOKBACK) clear_next_table(lookback_table);
   if (COPYING && (info & PASS_COPY) != 0u) {  // the same for the whole grid
     copy_tile(from_b, read_planar, write_planar, n);
     return;
@@ -663,7 +629,6 @@ void main() {
   const uvec4 lanes = subgroupBallot(true);
   uvec2 key[ITEMS];
   uint rank[RANK_WORDS];
-  uint digits[DIGIT_WORDS];
   uint other_word[ITEMS];  // entries past the count are never stored
 #ifdef RADIX_FULL_TILES
   if (valid == TILE) {  // uniform: no clamps, no stand-ins
@@ -675,32 +640,11 @@ void main() {
   load_ordered_keys(from_b, read_planar, tile_base, run, valid, n, key);
 #endif
   [[unroll]] for (uint r = 0u; r < RANK_WORDS; ++r) rank[r] = 0u;
-  [[unroll]] for (uint r = 0u; r < DIGIT_WORDS; ++r) digits[r] = 0u;
-  // With SERIAL_RANKING each digit depends on the previous key's rank, which is below 2^16 so that
-  // the OR adds nothing, but the compiler cannot know it: it cannot start every key's ballots at
-  // once and hold all their temporaries together (a register saver, like PACKED_RANKS).
-  uint previous = 0u;
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    const uint d = digit_of(key[k], pc.pass) | (SERIAL_RANKING ? previous >> 16u : 0u);
-    if (RELOAD_KEYS) digits[k >> 2u] |= d << ((k & 3u) * 8u);
-    const uint r = subgroup_rank(d, counters, lanes);
-    if (SERIAL_RANKING) previous = r;
-    add_to_rank(rank, k, r);
-  }
-  if (RELOAD_KEYS && !TICKETED && lid == 0u) s_tile = tile;  // a ticket is there already
-  // Orders every subgroup's counter updates before the per-digit scan over subgroups reads them
-  // (and s_tile's store before the reload below reads it).
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) add_to_rank(rank, k, subgroup_rank(digit_of(key[k], pc.pass), counters, lanes));
+  // Orders every subgroup's counter updates before the per-digit scan over subgroups reads them.
   barrier();
-  // The second read of the keys is issued now, so that its latency overlaps the scans below. Its
-  // tile comes from shared memory, so that the compiler cannot take it for the first read and keep
-  // that read's registers alive instead.
-  if (RELOAD_KEYS) load_ordered_keys(from_b, read_planar, s_tile * TILE, run, valid, n, key);
-
   scan_tile_counts(tile, valid);
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    const uint d = RELOAD_KEYS ? digit_at(digits, k) : digit_of(key[k], pc.pass);
-    add_to_rank(rank, k, s_work[counters + d]);
-  }
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) add_to_rank(rank, k, s_work[counters + digit_of(key[k], pc.pass)]);
   // Orders every read of the counters before the staging below overwrites them.
   barrier();
   uint word[ITEMS];  // the staged key words: split 64-bit keys move one word at a time

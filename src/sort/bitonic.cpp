@@ -38,7 +38,7 @@ struct Push {
   std::uint32_t k_first, k_last, c, lo, bottom;
 };
 
-class Bitonic final : public Algorithm {
+class Bitonic final : public SimpleAlgorithm {
  public:
   SortAlgorithm id() const override { return SortAlgorithm::bitonic; }
   bool stable() const override { return false; }

@@ -45,6 +45,31 @@ bool available(SortAlgorithm algorithm) {
 
 bool radix_algorithm_available() { return lookup(SortAlgorithm::radix) != nullptr; }
 
+namespace {
+// An algorithm's plan that asks the algorithm itself.
+class SimplePlan final : public SortPlan {
+ public:
+  SimplePlan(const SimpleAlgorithm& algorithm, std::uint64_t temporary_bytes)
+      : algorithm_(algorithm), temporary_bytes_(temporary_bytes) {}
+  std::uint64_t temporary_bytes() const override { return temporary_bytes_; }
+  void record(Context& ctx, Recorder& r, const Job& job) const override { algorithm_.record(ctx, r, job); }
+
+ private:
+  const SimpleAlgorithm& algorithm_;
+  std::uint64_t temporary_bytes_;
+};
+}  // namespace
+
+std::unique_ptr<SortPlan> SimpleAlgorithm::plan(const DeviceInfo& device, const SortDesc& desc,
+                                                const RadixPolicyEdit&) const {
+  return std::make_unique<SimplePlan>(*this, temporary_bytes(device, desc));
+}
+
+PlannedSort plan_sort(const DeviceInfo& device, const SortDesc& desc, const RadixPolicyEdit& edit) {
+  const Algorithm& algorithm = choose(device, desc);
+  return {desc, &algorithm, algorithm.plan(device, desc, edit)};
+}
+
 const Algorithm& choose(const DeviceInfo& device, const SortDesc& desc) {
   SortAlgorithm id = desc.options.algorithm;
   if (id == SortAlgorithm::automatic) {
