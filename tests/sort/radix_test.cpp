@@ -31,6 +31,11 @@ struct RadixCase {
   const RadixVariant* variant;
 };
 
+// What CTest and failure messages show of a case (not its bytes, which hold a pointer).
+void PrintTo(const RadixCase& c, std::ostream* os) {
+  *os << c.variant->name << (c.scan == RadixScan::lookback ? "/lookback" : "/reduce_then_scan");
+}
+
 std::string radix_case_name(const ::testing::TestParamInfo<RadixCase>& info) {
   return std::string(info.param.variant->name) + (info.param.scan == RadixScan::lookback ? "_Lookback" : "_ReduceThenScan");
 }
@@ -143,7 +148,7 @@ class RadixSortTest : public GpuTest, public ::testing::WithParamInterface<Radix
     SortBuffers buffers{{keys.handle()}, {values.handle()}, {temporary.handle()}};
     buffers.temporary_is_clear = true;
     ctx().run([&](Recorder& r) {
-      record_sort_keys(r.commands(), desc, count, buffers);
+      record(r, desc, count, buffers);
       record_barrier_before_download(r.commands());
     });
     std::vector<K> out_keys(input.size());
@@ -282,7 +287,7 @@ TEST_P(RadixSortTest, SortsKeysAloneOverAStaleTemporaryBuffer) {
                                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT |
                                      VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
                                  0, 1, &stale, 0, nullptr, 0, nullptr);
-        record_sort_keys(r.commands(), desc, input.size(), {{keys.handle()}, {}, {temporary.handle()}});
+        record(r, desc, input.size(), {{keys.handle()}, {}, {temporary.handle()}});
         record_barrier_before_download(r.commands());
       });
       std::vector<std::uint32_t> output(input.size());
@@ -464,9 +469,9 @@ TEST_F(RadixLimits, LookbackRefusesCountsFromTwoToTheThirty) {
   SortDesc desc{KeyType::u32, ValueType::none, 1ull << 30, {}};
   desc.options.algorithm = SortAlgorithm::radix;
   desc.options.radix_scan = RadixScan::lookback;
-  EXPECT_THROW(temporary_bytes(desc), Error);
+  EXPECT_THROW(sort_temporary_bytes(ctx(), desc), Error);
   desc.options.radix_scan = RadixScan::reduce_then_scan;
-  EXPECT_GT(temporary_bytes(desc), (1ull << 30) * 4);
+  EXPECT_GT(sort_temporary_bytes(ctx(), desc), (1ull << 30) * 4);
 }
 
 #endif
