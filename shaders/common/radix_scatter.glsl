@@ -66,8 +66,8 @@ layout(std430, binding = 2) buffer KeyPairsB { uvec2 key_pairs_b[]; };
 // An odd count's last element has a word left in each array: its key goes to the values buffer's
 // last word (where its pair would start) and its value to the keys buffer's last word.
 // These are views of the same bindings (the host binds them at 8-byte offsets). PAIR_ROLE fixes
-// the pass's layouts when the pipeline is made: a runtime choice between the planar and the paired
-// code took the scatter from 72 to 85-97 registers on an H100 (one workgroup per SM, +30-48%).
+// the pass's layouts when the pipeline is made, as a choice at run time costs occupancy
+// (docs/perf-notes.md#radix-interleaved-pairs).
 layout(constant_id = RADIX_SCATTER_PAIR_ROLE) const uint PAIR_ROLE = PAIR_ROLE_PAIRS;
 layout(std430, binding = 1) buffer PairsInKeysA { uvec2 pairs_in_keys_a[]; };
 layout(std430, binding = 2) buffer PairsInKeysB { uvec2 pairs_in_keys_b[]; };
@@ -88,8 +88,8 @@ uint paired_word(bool from_b, uint i, uint word) {
 
 // Word `word` of elements first + k * stride (clamped to last) for every k, interleaved. Each
 // subgroup's run of elements lies in one buffer but in the one run that holds the split, so the
-// buffer is chosen once per run there (85 registers against 89 for a choice per element, with the
-// layouts chosen at run time; H100, 2026-11-26).
+// buffer is chosen once per run there rather than per element
+// (docs/perf-notes.md#radix-interleaved-pairs).
 void load_paired_words(bool from_b, uint first, uint stride, uint last, uint word, out uint raw[ITEMS]) {
   const uint top = min(first + (ITEMS - 1u) * stride, last);
   if (top < pairs_in_keys) {
@@ -260,9 +260,7 @@ uvec4 same_digit_lanes(uint digit, uvec4 lanes) {
 
 // The same for subgroups of at most 32 lanes, in one word: a quarter of the ballot arithmetic,
 // which the compiler cannot drop by itself since the subgroup size is not known to it. The form of
-// each step matters to NVIDIA's compiler: with the same 64 registers, `bit ? vote : ~vote` sorted
-// u32 keys 3% faster on an H100 than `vote ^ (bit - 1)`, which was itself 7% faster than a mask
-// made by bitfieldExtract (2026-11-25, docs/perf-notes.md).
+// each step, `bit ? vote : ~vote`, is the fastest one measured (docs/perf-notes.md#radix-ranking).
 uint same_digit_lanes32(uint digit, uint lanes) {
   uint peers = lanes;
   [[unroll]] for (uint b = 0u; b < 8u; ++b) {
@@ -276,11 +274,9 @@ uint same_digit_lanes32(uint digit, uint lanes) {
 // Rank of this lane's key among the keys of its subgroup with the same digit, counting every
 // earlier call too; the subgroup's counters live at s_work[counters + digit]. Every lane reads its
 // digit's counter itself, and the digit's lowest lane writes it back. The read needs only the
-// digit, so it can be in flight while the ballots run; where one leader (the highest lane) read
-// it and passed it on with a shuffle, the read waited for the ballots and the shuffle for the
-// read (2026-11-25, H100, same 64 registers: u32 keys 1.3-1.5% faster from 2^24 to 2^28, pairs
-// and u64 keys within 0.5%), and the lowest lane, known from the count below it, saves finding
-// the highest (another 0.4-0.7% for u32 keys, up to 1% for u64 keys at 2^24; docs/perf-notes.md).
+// digit, so it can be in flight while the ballots run (a leader's read passed on by a shuffle
+// waits for both), and the lowest lane, known from the count below it, saves finding the highest
+// (docs/perf-notes.md#radix-ranking).
 uint subgroup_rank(uint digit, uint counters, uvec4 lanes) {
   uint below, total;
   if (BALLOT_WORDS == 1u) {
@@ -366,8 +362,8 @@ void stage_round(uint round, uint rank[RANK_WORDS], uint w[ITEMS], uint plane) {
 // values, each staged through the same words in turn.
 // With RADIX_FULL_TILES, `guarded` says whether the tile may be partial, so that each store
 // checks its key's index against `valid`; otherwise every store checks. (A macro, so that the
-// plain shader's SPIR-V stays what it was: NVIDIA's compiler has allocated registers differently
-// for code that differed only in the order of its blocks.)
+// plain shader's SPIR-V stays what it was: block order alone can change NVIDIA's code;
+// docs/perf-notes.md#radix-full-tile-scatter.)
 #ifdef RADIX_FULL_TILES
 #define IN_TILE(index) (!guarded || (index) < valid)
 void scatter_round(uint round, bool from_b, bool write_planar, uint valid, bool guarded, uint rank[RANK_WORDS],
@@ -480,9 +476,7 @@ uint subgroup_total(uint d) {
 // Replaces each subgroup's count of digit d by its first rank of d in the tile: `start`, the
 // tile's first rank of d, plus the counts of the subgroups before it; nothing for d past the last
 // digit. A key's rank is then its subgroup's start plus its rank in the subgroup: one shared read
-// per key, where reading the digit's start in the tile and the subgroup's prefix separately took
-// two (2026-11-25, H100: u32 keys 2.0-2.4% faster from 2^24 to 2^28, pairs and u64 keys 0.3-2.5%,
-// at the same registers; docs/perf-notes.md). Only the invocation that scans digit d touches the
+// per key instead of two (docs/perf-notes.md#radix-ranking). Only the invocation that scans digit d touches the
 // counts of d here, and the barrier before the scan ordered subgroup_total's reads before it.
 void add_subgroup_starts(uint d, uint start) {
   for (uint s = 0u; s < gl_NumSubgroups; ++s) {
@@ -610,8 +604,8 @@ void main() {
   const uint valid = min(TILE, n - tile_base);
   if (lid == 0u) s_valid = valid;
   // Tile-table modes, 32-bit keys alone: this tile's global digit offsets are loaded now, so that
-  // their round trip overlaps the ranking instead of following the staging (-0.5% on an H100;
-  // with values or split keys the register it holds cost 4-5%, so they load them later).
+  // their round trip overlaps the ranking instead of following the staging; with values or split
+  // keys the registers they hold cost more than that saves (docs/perf-notes.md#radix-scan).
   const bool early_table = SCAN_MODE != SCAN_LOOKBACK && VALUE_WORDS == 0u && !SPLIT_KEY;
   uint table_offset[DIGITS_PER_INVOCATION];
   if (early_table) {

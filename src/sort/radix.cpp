@@ -308,7 +308,7 @@ class RadixPlan final : public SortPlan {
   }
 
   // One workgroup per digit at the scatter's workgroup size: more invocations are more loads in
-  // flight (#radix-tiles).
+  // flight (docs/perf-notes.md#radix-tiles).
   void record_scan_tiles(Context& ctx, Recorder& r, const Bindings& b, const layout::PassPush& push) const {
     std::vector<std::uint32_t> c(RADIX_SCAN_TILES_CONSTANTS);
     c[RADIX_SC_WORKGROUP] = policy_.tile.workgroup;

@@ -36,16 +36,26 @@ struct RadixHistogramPolicy {
 enum class WideKeyLayout { interleaved, planar };
 
 struct RadixPolicy {
-  bool lookback = false;  ///< decoupled look-back, else reduce-then-scan (RadixScan)
-  RadixTile tile;         ///< docs/perf-notes.md#radix-tiles
-  bool packed_ranks = true;            ///< two 16-bit ranks per register (#radix-packed-ranks); tiles up to 2^16 keys
-  bool tickets = true;                 ///< look-back tiles in ticket order, else workgroup order (#radix-tickets)
-  std::uint32_t lookback_window = 4;   ///< earlier tiles read at once (#radix-look-back-window)
-  bool lookback_spins = true;          ///< spin on unpublished tiles, else wait in barrier rounds (CPU devices)
-  std::uint32_t ballot_words = 1;      ///< 1 where no subgroup exceeds 32 lanes, else 4
-  bool full_tile_scatter = false;      ///< a guard-free copy of the scatter for full tiles (#radix-full-tile-scatter)
+  /// Decoupled look-back, else reduce-then-scan (RadixScan; docs/perf-notes.md#radix-scan).
+  bool lookback = false;
+  /// Workgroup, keys per invocation and staging rounds (docs/perf-notes.md#radix-tiles).
+  RadixTile tile;
+  /// Two 16-bit ranks per register; tiles up to 2^16 keys (docs/perf-notes.md#radix-packed-ranks).
+  bool packed_ranks = true;
+  /// Look-back tiles in ticket order, else workgroup order (docs/perf-notes.md#radix-tickets).
+  bool tickets = true;
+  /// Earlier tiles read at once (docs/perf-notes.md#radix-look-back-window).
+  std::uint32_t lookback_window = 4;
+  /// Spin on unpublished tiles, else wait in barrier rounds (docs/perf-notes.md#radix-on-cpu-devices).
+  bool lookback_spins = true;
+  /// 1 where no subgroup exceeds 32 lanes, else 4 (docs/perf-notes.md#radix-ranking).
+  std::uint32_t ballot_words = 1;
+  /// A guard-free copy of the scatter for full tiles (docs/perf-notes.md#radix-full-tile-scatter).
+  bool full_tile_scatter = false;
+  /// docs/perf-notes.md#radix-64-bit-key-layout
   WideKeyLayout wide_keys = WideKeyLayout::interleaved;
-  std::uint64_t interleaved_pairs_from = 0;  ///< 32-bit pairs kept interleaved from this count; 0: never (#radix-interleaved-pairs)
+  /// 32-bit pairs kept interleaved from this count; 0: never (docs/perf-notes.md#radix-interleaved-pairs).
+  std::uint64_t interleaved_pairs_from = 0;
   RadixHistogramPolicy histogram;
   /// Test setting: no tile but the first publishes an inclusive prefix, so every look-back
   /// walks back to tile 0.

@@ -23,29 +23,52 @@ struct RadixTileEntry {
   RadixTile tile;
 };
 constexpr RadixTileEntry kNvidiaTiles[] = {
-    // keys vals look-back up to n     wg  items rounds   evidence (H100 unless noted; ms)
-    {1, 0, true, 1u << 18, {384, 8, 1}},   // 2^16: 0.064 vs 0.074 (512x10)
-    {1, 0, true, 1u << 22, {512, 16, 2}},  // 2^20: 0.089 vs 0.094, 2^22: 0.205 vs 0.214 (512x10)
-    {1, 0, true, kAnyCount, {512, 20, 2}}, // 2^26: 1.90 vs 2.03 (512x14 unpacked); 2^28: 7.16 vs 7.80
-    {1, 1, true, 1u << 18, {384, 8, 1}},   // 2^16 pairs: 0.069 vs 0.082 (512x10)
-    {1, 1, true, 1u << 22, {512, 10, 1}},  // 2^20 pairs: 0.110 vs 0.114 (384x8)
-    {1, 1, true, kAnyCount, {448, 18, 2}}, // 2^26 pairs: 2.48 vs 2.65 (448x14 unpacked); 448x20 spills
-    {1, 2, true, 1u << 18, {384, 8, 2}},   // two value planes stage 384x8 in two rounds (not measured small)
-    {1, 2, true, kAnyCount, {512, 10, 2}}, // u32 keys + u64 values: 3.70 vs 4.58 (one round of 40 KiB)
-    {2, 0, true, 1u << 18, {384, 8, 1}},   // 2^16 u64: 0.118 vs 0.147 (512x10)
-    {2, 0, true, 1u << 22, {512, 10, 1}},  // 2^21 u64: 0.307 vs 0.345 (384x8)
-    {2, 0, true, kAnyCount, {448, 18, 2}}, // 2^26 u64 interleaved: 4.364 vs 5.47 (512x16, one workgroup per SM)
-    {2, 1, true, 1u << 18, {384, 8, 1}},   // as u64 keys alone
-    {2, 1, true, 1u << 22, {512, 10, 1}},  // as u64 keys alone
-    {2, 1, true, kAnyCount, {448, 14, 2}}, // 448x18 not measured
-    {2, 2, true, 1u << 18, {384, 8, 2}},   // two value planes, as u32 keys + u64 values
-    {2, 2, true, kAnyCount, {512, 10, 1}}, // 10.8 ms at 2^26; every shape tried ran one workgroup per SM
-    {1, 0, false, kAnyCount, {384, 14, 1}}, // reduce-then-scan keys (the look-back is faster)
-    {1, 1, false, kAnyCount, {512, 10, 1}}, // reduce-then-scan with values: not measured with rounds
-    {1, 2, false, kAnyCount, {512, 10, 1}}, // likewise
-    {2, 0, false, kAnyCount, {512, 10, 1}}, // likewise
-    {2, 1, false, kAnyCount, {512, 10, 1}}, // likewise
-    {2, 2, false, kAnyCount, {512, 10, 1}}, // likewise
+    // keys, values, look-back, up to n, {workgroup, items, rounds}; above each, its evidence (H100 unless
+    // noted; ms against the next best shape) and its decision-log entry
+    // 2^16: 0.064 vs 0.074 (512x10); docs/perf-notes.md#radix-tiles
+    {1, 0, true, 1u << 18, {384, 8, 1}},
+    // 2^20: 0.089 vs 0.094, 2^22: 0.205 vs 0.214 (512x10); docs/perf-notes.md#radix-tiles
+    {1, 0, true, 1u << 22, {512, 16, 2}},
+    // 2^26: 1.90 vs 2.03 (512x14 unpacked); 2^28: 7.16 vs 7.80; docs/perf-notes.md#radix-tiles
+    {1, 0, true, kAnyCount, {512, 20, 2}},
+    // 2^16 pairs: 0.069 vs 0.082 (512x10); docs/perf-notes.md#radix-tiles
+    {1, 1, true, 1u << 18, {384, 8, 1}},
+    // 2^20 pairs: 0.110 vs 0.114 (384x8); docs/perf-notes.md#radix-tiles
+    {1, 1, true, 1u << 22, {512, 10, 1}},
+    // 2^26 pairs: 2.48 vs 2.65 (448x14 unpacked); 448x20 spills; docs/perf-notes.md#radix-tiles
+    {1, 1, true, kAnyCount, {448, 18, 2}},
+    // two value planes stage 384x8 in two rounds (not measured small); docs/perf-notes.md#radix-tiles
+    {1, 2, true, 1u << 18, {384, 8, 2}},
+    // u32 keys + u64 values: 3.70 vs 4.58 (one round of 40 KiB); docs/perf-notes.md#radix-tiles
+    {1, 2, true, kAnyCount, {512, 10, 2}},
+    // 2^16 u64: 0.118 vs 0.147 (512x10); docs/perf-notes.md#radix-tiles
+    {2, 0, true, 1u << 18, {384, 8, 1}},
+    // 2^21 u64: 0.307 vs 0.345 (384x8); docs/perf-notes.md#radix-tiles
+    {2, 0, true, 1u << 22, {512, 10, 1}},
+    // 2^26 u64 interleaved: 4.364 vs 5.47 (512x16, one workgroup per SM); docs/perf-notes.md#radix-tiles
+    {2, 0, true, kAnyCount, {448, 18, 2}},
+    // as u64 keys alone; docs/perf-notes.md#radix-tiles
+    {2, 1, true, 1u << 18, {384, 8, 1}},
+    // as u64 keys alone; docs/perf-notes.md#radix-tiles
+    {2, 1, true, 1u << 22, {512, 10, 1}},
+    // 448x18 not measured; docs/perf-notes.md#radix-tiles
+    {2, 1, true, kAnyCount, {448, 14, 2}},
+    // two value planes, as u32 keys + u64 values; docs/perf-notes.md#radix-tiles
+    {2, 2, true, 1u << 18, {384, 8, 2}},
+    // 10.8 ms at 2^26; every shape tried ran one workgroup per SM; docs/perf-notes.md#radix-tiles
+    {2, 2, true, kAnyCount, {512, 10, 1}},
+    // reduce-then-scan keys (the look-back is faster); docs/perf-notes.md#radix-scan
+    {1, 0, false, kAnyCount, {384, 14, 1}},
+    // reduce-then-scan with values: not measured with rounds; docs/perf-notes.md#radix-tiles
+    {1, 1, false, kAnyCount, {512, 10, 1}},
+    // likewise; docs/perf-notes.md#radix-tiles
+    {1, 2, false, kAnyCount, {512, 10, 1}},
+    // likewise; docs/perf-notes.md#radix-tiles
+    {2, 0, false, kAnyCount, {512, 10, 1}},
+    // likewise; docs/perf-notes.md#radix-tiles
+    {2, 1, false, kAnyCount, {512, 10, 1}},
+    // likewise; docs/perf-notes.md#radix-tiles
+    {2, 2, false, kAnyCount, {512, 10, 1}},
 };
 
 // Every count up to which some table entry holds: the size classes whose temporary bytes
@@ -107,18 +130,20 @@ RadixPolicy default_policy(const DeviceInfo& device, std::uint32_t key_words, st
   p.lookback = lookback;
   p.tile = table_tile(device, key_words, value_words, lookback, count).value_or(default_tile(device));
   // NVIDIA starts a dispatch's workgroups in index order, as CUB's single-pass scans rely on:
-  // there tiles go by workgroup index, saving the ticket's round trip (#radix-tickets).
+  // there tiles go by workgroup index, saving the ticket's round trip
+  // (docs/perf-notes.md#radix-tickets).
   p.tickets = !nvidia;
-  // NVIDIA: 2 for 32-bit keys with 32-bit values (-0.7 to -1.1% at 2^26-2^28), 3 otherwise
-  // (-0.3 to -0.6% against 4 for u32 keys); elsewhere 4, unmeasured (#radix-look-back-window).
+  // NVIDIA: 2 for 32-bit keys with 32-bit values, 3 otherwise; elsewhere 4, unmeasured
+  // (docs/perf-notes.md#radix-look-back-window).
   p.lookback_window = !nvidia ? 4 : key_words == 1 && value_words == 1 ? 2 : 3;
-  // On a CPU a spinning workgroup holds one of few threads and can outlast lavapipe's loop limit.
+  // On a CPU a spinning workgroup holds one of few threads and can outlast lavapipe's loop limit
+  // (docs/perf-notes.md#radix-on-cpu-devices).
   p.lookback_spins = !device.is_software();
-  p.ballot_words = device.max_subgroup_size <= 32 ? 1 : 4;
-  // u32 keys alone 2-2.5% faster from 2^24 to 2^28 at the same registers; values or 64-bit keys
-  // took more registers with the second copy (#radix-full-tile-scatter).
+  p.ballot_words = device.max_subgroup_size <= 32 ? 1 : 4;  // docs/perf-notes.md#radix-ranking
+  // Only u32 keys alone gain from the second copy; values or 64-bit keys take more registers
+  // with it (docs/perf-notes.md#radix-full-tile-scatter).
   p.full_tile_scatter = key_words == 1 && value_words == 0;
-  // NVIDIA from 2^27 pairs: 5.9% faster at 2^27, 3.5% at 2^28, slower below (#radix-interleaved-pairs).
+  // NVIDIA from 2^27 pairs, slower below (docs/perf-notes.md#radix-interleaved-pairs).
   p.interleaved_pairs_from = nvidia ? std::uint64_t{1} << 27 : 0;
   return p;
 }

@@ -1,7 +1,7 @@
 // Counts every digit of every radix pass in one read of the keys (per-workgroup histograms in
 // shared memory, added to the state), zeroes the first look-back table, and lets the last
 // workgroup to finish prepare the passes (radix_prepare.glsl): one dispatch, where a separate
-// prepare kernel cost the sort one more barrier and dependent dispatch (~5.5 us on an H100).
+// prepare kernel costs one more barrier and dependent dispatch (docs/perf-notes.md#radix-histogram).
 //
 // With TILE_TABLE, the keys are read in chunks of the scatter's tiles, and pass 0's digits are
 // also counted per tile into its tile table (state[first_table + digit * tiles + tile]): pass 0
@@ -155,8 +155,7 @@ void flush_tile(uint tile, uint side) {
 // global histogram, with relaxed device-scope atomics. The loop takes the chunks from the last one
 // down: whatever wrote the keys front to back (the caller's producer, or its copy of them) left
 // their tail in L2, which is read first here, and the head, which pass 0's first tiles read, is
-// read last (H100, 2026-11-26: u32 keys 0.455 against 0.461 ms at 2^24; a tie at 2^26 and for
-// pairs, whose values the caller wrote after the keys).
+// read last (docs/perf-notes.md#radix-histogram).
 void count_digits(uint n) {
   const uint lid = gl_LocalInvocationIndex;
   for (uint i = lid; i < PASSES * RADIX; i += WG) s_hist[i] = 0u;
