@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -87,7 +88,6 @@ struct SortBuffers {
     job.count = {count.handle(), Access::read, 0, 4};
     job.keys = {keys.handle(), Access::read_write};
     job.temporary = {temporary.handle(), Access::read_write};
-    job.temporary_bytes = temporary_bytes;
   }
   Buffer keys, count, temporary;
   sorting::Job job;
@@ -237,7 +237,7 @@ int main(int argc, char** argv) {
       ctx.upload(pristine, std::span<const std::uint32_t>(input));
 
       const SortDesc desc{KeyType::u32, ValueType::none, n, {SortAlgorithm::bitonic_transpose}};
-      const sorting::Algorithm& transpose = sorting::choose(info, desc);
+      const std::shared_ptr<const sorting::SortPlan> transpose = sorting::plan_sort(info, desc).plan;
       struct Entry {
         Variant variant;
         std::size_t passes;                        // 0 for bitonic_transpose
@@ -323,9 +323,9 @@ int main(int argc, char** argv) {
                             sorting::bitonic_plan(t, n).size(), nullptr});
       }
       if (bits <= 13 || bits == 20 || bits == 24) {
-        variants.push_back({{"bitonic_transpose", [&transpose](Context& c, Recorder& r, const sorting::Job& j) {
-                               transpose.record(c, r, j);
-                             }, transpose.temporary_bytes(info, desc)}, 0, nullptr});
+        variants.push_back({{"bitonic_transpose", [transpose](Context& c, Recorder& r, const sorting::Job& j) {
+                               transpose->record(c, r, j);
+                             }, transpose->temporary_bytes()}, 0, nullptr});
       }
       for (const auto& [v, passes, per_pass] : variants) {
         const Timing t = time_variant(ctx, heater, v, pristine, expected, n, runs, per_pass);

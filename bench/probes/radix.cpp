@@ -3,13 +3,17 @@
 // are skipped, so four passes run, each moving 8-byte elements stored whole, which is what u32
 // pairs kept interleaved between passes would cost. Cases keyshi and pairshi sort u32 keys (alone,
 // with values) whose low 16 bits are zero: passes 0 and 1 are skipped and pass 2 is the first to run
-// (so that VKC_RADIX_STEPS can time a first pass whose digit is not digit 0). Each run re-copies a
+// (so that steps=N can time a first pass whose digit is not digit 0). Each run re-copies a
 // pristine input outside the timed region, with a shader copy (VKC_PROBE_ENGINE_RESTORE=1: with
 // vkCmdCopyBuffer); the median of the runs (after warm-up) is reported, and the last run's output
 // is verified.
 //
 //   probe-radix [--sizes 20,24,26,28] [--runs 15] [--cases keys,pairs,keyshi,pairshi,u64,u64lo,f64]
-//               [--scans lookback,rts,auto]
+//               [--scans lookback,rts,auto] [--policy SETTING,...]
+// --policy edits the device class's radix policy (src/sort/radix_policy.hpp), e.g.
+//   --policy tile=512x16x2,packed=0,tickets=1,window=2,spin=1,ballots=4,full_tiles=0,wide_keys=planar,
+//            pairs_from=1,hist_items=16,hist_vectors=0,hist_groups=512,steps=0
+// (steps=N records the histogram and the first N passes only: the output is then wrong).
 // Sizes are log2 counts, or log2+extra for counts past a power of two (27+1: 2^27 + 1 elements).
 // Prints one table row per case: kind scan n  G keys/s  ms  verified.
 // VKC_PROBE_CLEAR=1 zero-fills the temporary buffer once and sorts with temporary_is_clear (no
@@ -124,8 +128,8 @@ struct Result {
   bool verified = false;
 };
 
-// VKC_PROBE_SWEEP's read: a radix sort's histogram (VKC_RADIX_STEPS=0 while it is recorded) over
-// keys of its own, kept apart from the timed sort's buffers.
+// VKC_PROBE_SWEEP's read: a radix sort's histogram (its policy records no pass) over keys of its
+// own, kept apart from the timed sort's buffers.
 class Sweep {
  public:
   Sweep(Context& ctx, std::uint64_t mib) : n_(mib << 18) {
@@ -142,15 +146,8 @@ class Sweep {
 
   void record(Context& ctx, Recorder& r) const {
     if (n_ == 0) return;
-    const char* steps = std::getenv("VKC_RADIX_STEPS");
-    const std::string saved = steps ? steps : "";
-    setenv("VKC_RADIX_STEPS", "0", 1);
-    sorting::record(ctx, r, desc_, n_, SortBuffers{{keys_.handle()}, {}, {temporary_.handle()}});
-    if (steps) {
-      setenv("VKC_RADIX_STEPS", saved.c_str(), 1);
-    } else {
-      unsetenv("VKC_RADIX_STEPS");
-    }
+    sorting::record(ctx, r, desc_, n_, SortBuffers{{keys_.handle()}, {}, {temporary_.handle()}},
+                    [](sorting::RadixPolicy& p) { p.passes_recorded = 0; });
   }
 
  private:
@@ -159,7 +156,8 @@ class Sweep {
   Buffer keys_, temporary_;
 };
 
-Result measure(Context& ctx, const Case& c, RadixScan scan, std::uint64_t n, int runs) {
+Result measure(Context& ctx, const Case& c, RadixScan scan, std::uint64_t n, int runs,
+               const sorting::RadixPolicyEdit& edit) {
   const std::uint32_t kw = static_cast<std::uint32_t>(key_bytes(c.key) / 4);
   SortDesc desc{c.key, c.value, n, {}};
   desc.options.algorithm = SortAlgorithm::radix;
@@ -178,14 +176,14 @@ Result measure(Context& ctx, const Case& c, RadixScan scan, std::uint64_t n, int
   Buffer pristine = ctx.create_buffer(n * kw * 4);
   Buffer keys = ctx.create_buffer(n * kw * 4);
   Buffer values, pristine_values, temporary;
-  if (!bench_order) temporary = ctx.create_buffer(sort_temporary_bytes(ctx, desc));
+  if (!bench_order) temporary = ctx.create_buffer(sorting::temporary_bytes(ctx.info(), desc, edit));
   if (c.value != ValueType::none) {
     if (bench_order) pristine_values = ctx.create_buffer(n * 4);
     values = ctx.create_buffer(n * 4);
     if (!bench_order) pristine_values = ctx.create_buffer(n * 4);
     ctx.run([&](Recorder& r) { sorting::record_iota(ctx, r, pristine_values, n); });
   }
-  if (bench_order) temporary = ctx.create_buffer(sort_temporary_bytes(ctx, desc));
+  if (bench_order) temporary = ctx.create_buffer(sorting::temporary_bytes(ctx.info(), desc, edit));
   ctx.upload(pristine, input.data(), n * kw * 4);
   if (kept_clear) ctx.run([&](Recorder& r) { r.fill_buffer(temporary.handle(), 0, VK_WHOLE_SIZE, 0); });
   Buffer count = ctx.create_buffer(4);
@@ -215,9 +213,9 @@ Result measure(Context& ctx, const Case& c, RadixScan scan, std::uint64_t n, int
       r.barrier_all();  // the caller's side of the barrier contract, outside the timed region
       r.write_timestamp(queries.pool(), 0);
       if (indirect) {
-        record_sort_indirect(ctx, r.commands(), desc, {count.handle()}, buffers);
+        sorting::record_indirect(ctx, r, desc, {count.handle()}, buffers, edit);
       } else {
-        sorting::record(ctx, r, desc, n, buffers);
+        sorting::record(ctx, r, desc, n, buffers, edit);
       }
       r.write_timestamp(queries.pool(), 1);
       r.barrier_all();  // the sort's writes, which another recorder made when indirect
@@ -241,26 +239,82 @@ Result measure(Context& ctx, const Case& c, RadixScan scan, std::uint64_t n, int
   return {ms[ms.size() / 2], verify(c, n, input, out, out_values)};
 }
 
+// The --policy settings, applied to the device class's policy of each sort.
+sorting::RadixPolicyEdit parse_policy(const std::string& text) {
+  std::vector<std::pair<std::string, std::string>> settings;
+  for (const std::string& item : split(text)) {
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos) throw Error("--policy: not NAME=VALUE: " + item);
+    settings.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+  }
+  const auto number = [](const std::string& name, const std::string& value) {
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(value.c_str(), &end, 10);
+    if (value.empty() || *end) throw Error("--policy: " + name + " is not a number: " + value);
+    return n;
+  };
+  for (const auto& [name, value] : settings) {  // every name checked before any sort
+    static const char* known[] = {"tile", "packed", "tickets", "window", "spin", "ballots", "full_tiles", "wide_keys",
+                                  "pairs_from", "hist_items", "hist_vectors", "hist_groups", "steps"};
+    if (std::find(std::begin(known), std::end(known), name) == std::end(known)) throw Error("--policy: unknown " + name);
+    if (name == "tile") {
+      unsigned w = 0, i = 0, r = 1;
+      if (std::sscanf(value.c_str(), "%ux%ux%u", &w, &i, &r) < 2) throw Error("--policy: tile=WGxITEMS[xROUNDS]: " + value);
+    } else if (name == "wide_keys") {
+      if (value != "planar" && value != "interleaved") throw Error("--policy: wide_keys=planar|interleaved: " + value);
+    } else {
+      number(name, value);
+    }
+  }
+  return [settings, number](sorting::RadixPolicy& p) {
+    for (const auto& [name, value] : settings) {
+      if (name == "tile") {
+        unsigned w = 0, i = 0, r = 1;
+        std::sscanf(value.c_str(), "%ux%ux%u", &w, &i, &r);
+        p.tile = {w, i, r};
+      } else if (name == "wide_keys") {
+        p.wide_keys = value == "planar" ? sorting::WideKeyLayout::planar : sorting::WideKeyLayout::interleaved;
+      } else {
+        const auto n = number(name, value);
+        if (name == "packed") p.packed_ranks = n != 0;
+        if (name == "tickets") p.tickets = n != 0;
+        if (name == "window") p.lookback_window = static_cast<std::uint32_t>(n);
+        if (name == "spin") p.lookback_spins = n != 0;
+        if (name == "ballots") p.ballot_words = static_cast<std::uint32_t>(n);
+        if (name == "full_tiles") p.full_tile_scatter = n != 0;
+        if (name == "pairs_from") p.interleaved_pairs_from = n;
+        if (name == "hist_items") p.histogram.items = static_cast<std::uint32_t>(n);
+        if (name == "hist_vectors") p.histogram.vector_loads = n != 0;
+        if (name == "hist_groups") p.histogram.groups = p.histogram.large_groups = n;
+        if (name == "steps") p.passes_recorded = static_cast<std::uint32_t>(n);
+      }
+    }
+  };
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> sizes = {"20", "24", "26", "28"}, cases = {"keys", "pairs", "u64"},
                            scans = {"lookback", "rts"};
   int runs = 15;
+  std::string policy;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i], value = argv[i + 1];
     if (flag == "--sizes") sizes = split(value);
     else if (flag == "--runs") runs = std::atoi(value.c_str());
     else if (flag == "--cases") cases = split(value);
     else if (flag == "--scans") scans = split(value);
+    else if (flag == "--policy") policy = value;
     else {
       std::fprintf(stderr,
                    "usage: probe-radix [--sizes 20,24] [--runs 15] [--cases keys,pairs,keyshi,pairshi,u64,u64lo,f64] "
-                   "[--scans lookback,rts,auto]\n");
+                   "[--scans lookback,rts,auto] [--policy NAME=VALUE,...]\n");
       return 2;
     }
   }
   try {
+    const sorting::RadixPolicyEdit edit = policy.empty() ? sorting::RadixPolicyEdit{} : parse_policy(policy);
     Context ctx;
     const DeviceInfo& info = ctx.info();
     std::printf("# %s, driver %s, subgroup %u, shared %u B\n", info.name.c_str(), info.driver_info.c_str(),
@@ -284,7 +338,7 @@ int main(int argc, char** argv) {
           const std::size_t plus = size.find('+');
           const std::uint64_t n = (1ull << std::atoi(size.c_str())) +
                                   (plus == std::string::npos ? 0 : std::strtoull(size.c_str() + plus + 1, nullptr, 10));
-          const Result r = measure(ctx, c, scan, n, runs);
+          const Result r = measure(ctx, c, scan, n, runs, edit);
           std::printf("%-6s %-9s %6s %10.2f %9.3f %s\n", c.name.c_str(), s.c_str(), size.c_str(),
                       n / (r.median_ms * 1e6), r.median_ms, r.verified ? "yes" : "NO");
           std::fflush(stdout);

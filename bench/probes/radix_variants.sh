@@ -9,9 +9,10 @@
 #            (a binary built at an earlier commit, as a baseline); a variant named NAME runs
 #            DIR/probe-radix-NAME where that file exists (a binary with variant shaders)
 #   SIZES    log2 sizes, e.g. 24,26;  CASES  e.g. keys,pairs,u64
-#   VARIANT  "name=VAR=VALUE VAR=VALUE..." (developer knobs of src/sort/radix.cpp), or name= alone
+#   VARIANT  "name=SETTING,SETTING..." (probe-radix --policy settings: src/sort/radix_policy.hpp),
+#            or name= alone for the device class's policy
 # e.g. radix_variants.sh build-dev/dev 24,26 keys,pairs old= new= \
-#        "packed16=VKC_RADIX_PACKED_RANKS=1 VKC_RADIX_TILE=512,16,2"
+#        "packed16=packed=1,tile=512x16x2"
 # Prints "name: case:log2n:ms ..." per round; a row that failed verification is marked "UNVERIFIED".
 # `vkc bench sort` times sorts over a temporary buffer kept clear: export VKC_PROBE_CLEAR=1 to
 # time the probe the same way (probe-radix's other VKC_PROBE_* settings are in its header).
@@ -26,11 +27,13 @@ binary_of() {
   else echo "$dir/probe-radix"; fi
 }
 
-# Runs the probe of variant $1 with its knobs and any extra arguments.
+# Runs the probe of variant $1 with its policy settings and any extra arguments.
 probe() {
   local name=${1%%=*} knobs=${1#*=}
   shift
-  env $knobs "$(binary_of "$name")" --cases "$cases" --scans lookback "$@" 2>&1
+  local policy=()
+  [[ -n $knobs ]] && policy=(--policy "$knobs")
+  "$(binary_of "$name")" --cases "$cases" --scans lookback "${policy[@]}" "$@" 2>&1
 }
 
 for variant in "$@"; do

@@ -1,7 +1,9 @@
 // vkc::Context: the Vulkan device a program computes on, its compute queue, and its buffers.
 //
-// A Context owns a Vulkan instance, one logical device with one compute queue, a command
-// pool and a cache of compute pipelines. Every object it hands out (Buffer, TimestampPool)
+// A Context either owns a Vulkan instance and one logical device with one compute queue
+// (Context(ContextOptions)), or adopts an engine's own instance, device and queue
+// (Context(AdoptedDevice), below), which it never destroys. Either way it owns a command pool,
+// a fence and a cache of compute pipelines. Every object it hands out (Buffer, TimestampPool)
 // is a move-only owner that must not outlive it. A Context is not thread-safe: use one per
 // thread, or guard it.
 //
@@ -56,6 +58,7 @@ struct DeviceInfo {
   std::uint32_t max_workgroup_subgroups = 0;  ///< subgroups per workgroup under a required size (0: no limit)
   std::vector<std::string> subgroup_operations;  ///< "basic", "vote", "arithmetic", ...
   bool subgroup_partitioned = false;      ///< VK_NV_shader_subgroup_partitioned (match-any)
+  bool vulkan_memory_model_device_scope = false;  ///< device-scope atomics of the memory model (the radix look-back)
 
   std::uint32_t shared_memory_bytes = 0;          ///< maxComputeSharedMemorySize
   std::uint32_t max_workgroup_invocations = 0;    ///< maxComputeWorkGroupInvocations
@@ -91,6 +94,56 @@ struct ContextOptions {
   bool quiet = false;
 };
 
+/// What a VkDevice must enable for vkc to run on it, for engines that create the device
+/// themselves and then adopt it (Context(AdoptedDevice)). It is exactly what a Context that
+/// creates its own device enables: features the device offers and vkc's shaders may use
+/// (64-bit integers and floats, the Vulkan memory model with device scope, subgroup size
+/// control with full subgroups, ...), never one the device lacks. Enable at least these;
+/// more is fine. The instance must have been created with apiVersion 1.2 or later.
+struct DeviceRequirements {
+  /// Device extensions to enable (VK_KHR_push_descriptor, and
+  /// VK_EXT_subgroup_size_control on 1.2 devices that offer it). Static strings.
+  std::vector<const char*> extensions;
+  VkPhysicalDeviceFeatures features{};
+  /// pNext is null; chain it yourself.
+  VkPhysicalDeviceVulkan12Features vulkan12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  /// pNext is null; chain it yourself (only where the device offers subgroup size control).
+  VkPhysicalDeviceSubgroupSizeControlFeatures subgroup_size_control{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+};
+
+/// The extensions and features vkc needs on `physical`, a device of `instance`. Throws Error
+/// when the device cannot run vkc at all (Vulkan before 1.2, no VK_KHR_push_descriptor).
+DeviceRequirements device_requirements(VkInstance instance, VkPhysicalDevice physical);
+
+/// An engine's Vulkan objects, for a Context that computes on them (as vk_radix_sort and
+/// Fuchsia's radix_sort_vk take the caller's device). Nothing here is owned by vkc: the Context
+/// never destroys the instance, the device or the pipeline cache, and they must outlive it.
+///
+/// - `instance` must come from the system's Vulkan loader (libvulkan.so.1, or the file that
+///   VKC_VULKAN_LIBRARY names), which vkc opens too; apiVersion 1.2 or later.
+/// - `device` must have been created on `physical_device` with at least
+///   device_requirements(instance, physical_device) enabled, and with a queue of
+///   `queue_family`, which must support compute.
+/// - `queue` is used only by the Context's own submissions: upload, download, copy, run, and the
+///   convenient sort functions that take host data (they wait for their work to finish). Those
+///   calls need the queue externally synchronized: no other thread may submit to it meanwhile.
+///   record_sort and record_sort_indirect submit nothing; they only record into your command
+///   buffer.
+/// - `pipeline_cache`, optional, is passed to every vkCreateComputePipelines the Context makes.
+/// - Destroy the Context only after the GPU has finished every command buffer into which it
+///   recorded (it destroys its pipelines and buffers then, without waiting for the device).
+/// - validation messages: the engine installs its own messenger; take_validation_messages()
+///   returns nothing for an adopted device.
+struct AdoptedDevice {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  std::uint32_t queue_family = 0;
+  VkQueue queue = VK_NULL_HANDLE;
+  VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
+};
+
 class Context;
 
 /// A device-local storage buffer. Move-only; freed when destroyed.
@@ -120,11 +173,21 @@ namespace detail {
 struct ContextState;
 }
 
+/// An opaque handle to the command buffer that Context::run records, with the barriers the
+/// library places between its own commands. Its definition is not public: a Recorder is only
+/// passed on to the library's record functions that take one (nbody::Simulation::record_steps,
+/// record_forces), so that several of them share one submission. To record vkc's work into your
+/// own command buffers, use record_sort and record_sort_indirect (sort.hpp) with a VkCommandBuffer.
 class Recorder;
 
 class Context {
  public:
+  /// Creates an instance and a device, as `options` says.
   explicit Context(const ContextOptions& options = {});
+  /// Computes on an engine's instance, device and queue; see AdoptedDevice for the contract.
+  /// Throws Error when a handle is null, the device is not one of the instance's, or
+  /// `queue_family` has no compute.
+  explicit Context(const AdoptedDevice& adopted);
   ~Context();
   Context(Context&&) noexcept;
   Context& operator=(Context&&) noexcept;
@@ -156,7 +219,8 @@ class Context {
   /// several times faster than vkCmdCopyBuffer on some drivers. Waits for completion.
   void copy(const Buffer& src, const Buffer& dst, std::uint64_t bytes);
 
-  /// Records commands through `record`, submits them to the compute queue and waits.
+  /// Records commands through `record` (called with a Recorder&), submits them to the compute
+  /// queue and waits.
   template <class F>
   void run(F&& record) {
     Recorder* r = begin_commands();
@@ -169,10 +233,11 @@ class Context {
     submit_and_wait();
   }
 
-  /// Every message the validation layer emitted since the last call, which clears them.
+  /// Every message the validation layer emitted since the last call, which clears them (always
+  /// empty for an adopted device, whose messages go to the engine's messenger).
   std::vector<std::string> take_validation_messages();
 
-  // Raw handles, for code that records into its own command buffers.
+  // Raw handles, for code that records into its own command buffers (an adopted device's own).
   VkInstance instance() const;
   VkPhysicalDevice physical_device() const;
   VkDevice device() const;

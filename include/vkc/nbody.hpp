@@ -85,10 +85,10 @@ enum class InitialConditions {
 
 /// "plummer", "cube", "collision".
 std::string_view to_string(InitialConditions ic);
-/// Throws std::invalid_argument for any other name.
+/// Throws vkc::Error for any other name.
 InitialConditions parse_initial_conditions(std::string_view name);
 
-/// n bodies of the given kind, reproducible from seed. Throws std::invalid_argument for n < 2
+/// n bodies of the given kind, reproducible from seed. Throws vkc::Error for n < 2
 /// (n < 4 for collision).
 State make_initial_conditions(InitialConditions ic, std::size_t n, std::uint64_t seed);
 
@@ -120,7 +120,7 @@ Diagnostics diagnose(const State& state, const Config& config);
 class Simulation {
  public:
   /// Uploads `initial` (at least 2 bodies; finite; masses >= 0) and computes the first
-  /// accelerations. Throws std::invalid_argument for a bad state or config, vkc::Error for
+  /// accelerations. Throws vkc::Error for a bad state or config (its message says which), and for
   /// device failures.
   Simulation(Context& ctx, const State& initial, const Config& config = {});
   ~Simulation();
@@ -128,7 +128,7 @@ class Simulation {
   Simulation& operator=(Simulation&&) = delete;
 
   /// Advances `count` leapfrog steps of `dt` in one submission, and waits for them.
-  /// Throws std::invalid_argument when dt is not finite or not positive.
+  /// Throws vkc::Error when dt is not finite or not positive.
   void step(float dt, std::uint32_t count = 1);
 
   /// Downloads the state (with the current time).

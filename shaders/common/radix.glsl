@@ -6,7 +6,7 @@
 #ifndef VKC_RADIX_GLSL
 #define VKC_RADIX_GLSL
 
-// The state buffer, in 32-bit words (src/sort/radix.cpp mirrors these numbers):
+// The state buffer, in 32-bit words (radix_layout.h holds the numbers, shared with the host):
 //   [STATE_OFFSETS + pass * 256 + digit]  each digit's first index in each pass, which the
 //                                         last histogram workgroup computes from the counts
 //                                         (radix_prepare.glsl)
@@ -16,8 +16,6 @@
 //   [STATE_DISPATCH + pass * 3]           the pass's scatter (and upsweep) grid, written by
 //                                         prepare: no workgroups at all for a skipped pass
 //   [STATE_DISPATCH + 24 + pass * 3]      the pass's scan_tiles grid, likewise
-//   [STATE_COPY_DISPATCH]                 copy_back's grid, written by prepare: no workgroups
-//                                         when the sorted data ends in the A buffers
 //   [STATE_PAIRED_DISPATCH + pass * 3]    32-bit pairs whose passes may keep them interleaved:
 //                                         the grid of the pass's interleaved pipeline, which
 //                                         prepare gives the pass's workgroups instead of
@@ -32,30 +30,11 @@
 //   header word is written before it is read.
 //   [STATE_TILES ...]                     look-back: (table * tiles + tile) * 256 + digit, where
 //                                         table is 1 for passes that read the B buffers: two
-//                                         tables, each running pass zeroing the next one's;
-//                                         then pass 0's tile table (digit * tiles + tile),
-//                                         which the histogram pass counts.
+//                                         tables, each running pass zeroing the next one's.
 //                                         Reduce-then-scan: one tile table (digit * tiles +
 //                                         tile), counted by the histogram for pass 0 and by the
 //                                         upsweep for the others
-const uint STATE_OFFSETS = 0u;
-const uint STATE_PASS_INFO = 2048u;
-const uint STATE_FINAL = 2056u;
-const uint STATE_TICKETS = 2064u;
-const uint STATE_DISPATCH = 2080u;
-const uint STATE_SCAN_DISPATCH = STATE_DISPATCH + 24u;
-const uint STATE_COPY_DISPATCH = STATE_DISPATCH + 48u;
-const uint STATE_HISTOGRAM_DONE = STATE_DISPATCH + 52u;
-const uint STATE_PAIRED_DISPATCH = STATE_DISPATCH + 56u;
-const uint STATE_COUNTS = 2304u;
-const uint STATE_TILES = 4352u;
-
-const uint PASS_FROM_B = 2u;        // the pass reads the B (temporary) buffers and writes A
-const uint PASS_READ_PLANAR = 4u;   // split keys (SPLIT_KEY): the pass reads them planar
-const uint PASS_WRITE_PLANAR = 8u;  // and writes them planar (see key_word_index)
-const uint PASS_COPY = 16u;         // the pass copies every element to the same index (radix_prepare.glsl)
-
-const uint RADIX = 256u;
+#include "radix_layout.h"
 
 #ifndef RADIX_STATE_ONLY
 #include "keys.glsl"

@@ -45,9 +45,8 @@ void clear_next_table(uint table) {
 }
 
 // Look-back words are device-scope atomics with relaxed ordering: a word carries its count
-// itself and guards no other data, so no acquire or release is needed. On an H200, acquire
-// loads were costly (reading four tiles per step with acquire was 14% slower than one; dropping
-// acquire and release made the whole sort 1.55x faster at 2^28 keys).
+// itself and guards no other data, so no acquire or release is needed, and acquire loads are
+// costly on GPUs (docs/perf-notes.md#radix-look-back-window).
 void publish(uint tile, uint digit, uint word) {
   atomicStore(state[lookback_index(lookback_table, tile, digit)], word, gl_ScopeQueueFamily, 0, 0);
 }
@@ -115,7 +114,7 @@ void look_back_spinning(uint tile, uint lid) {
 // Look-back on CPU devices: one step per digit per round, every round ending in a workgroup
 // barrier, until no invocation waits. lavapipe (Mesa 22.3) cannot run the spinning form: its
 // JIT ends any loop after 65,535 iterations, which a wait for another CPU thread can exceed,
-// and the walk then ends with a wrong count (measured: wrong keys at subgroup size 4).
+// and the walk then ends with a wrong count (docs/perf-notes.md#radix-on-cpu-devices).
 void look_back_rounds(uint tile, uint lid) {
   uint next[DIGITS_PER_INVOCATION];
   uint exclusive[DIGITS_PER_INVOCATION];

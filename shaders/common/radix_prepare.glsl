@@ -1,8 +1,7 @@
 // What the radix sort decides once every digit is counted, run by the last histogram workgroup
 // (sort/radix/histogram): the digit histograms become each digit's first index; passes whose
-// digit is the same for every key get no workgroups (each pass's grid is written here, and
-// copy_back's); and each pass learns which buffer pair it reads, in which layout, and whether it
-// only copies.
+// digit is the same for every key get no workgroups (each pass's grid is written here); and each
+// pass learns which buffer pair it reads, in which layout, and whether it only copies.
 //
 // The including shader defines PASSES, FLOAT_KEYS, WORKGROUP_SCAN_MAX_SUBGROUPS and the constants
 // radix.glsl needs, includes radix.glsl and workgroup_scan.glsl, and binds `state`; the grids come
@@ -64,18 +63,16 @@ bool scan_pass_histogram(uint p, uint n, uint counts[PREPARE_DIGITS]) {
 }
 
 // Which buffers each pass reads, in which layout, and how many workgroups it gets; invocation 0 only.
-// An odd count of running passes leaves the data in the B buffers. Where the sort records
-// copy_back, its grid then copies it to A. Elsewhere (`copying_pass`) one skipped pass runs as a
-// plain copy to the other buffer pair instead, which makes the count even, so that the sort saves
-// copy_back's barrier and dispatch (3-4 us on an H100) in every sort, not only where the count
-// is even already. Counts that do not add up (`miscounted`) run no pass at all: offsets made from
-// them could send keys past the buffers' ends.
+// An odd count of running passes would leave the data in the B buffers: one skipped pass runs as
+// a plain copy to the other buffer pair instead, which makes the count even, so that no sort
+// needs a copy kernel's barrier and dispatch after its passes. Counts that do not add up
+// (`miscounted`) run no pass at all: offsets made from them could send keys past the buffers' ends.
 // `paired_layout`: 32-bit keys with 32-bit values of at least PAIRED_FROM elements, which the host
 // keeps interleaved (radix.cpp, interleaved_pairs_from); they stay interleaved between the first
 // pass and the last when every pass runs, each pass in the interleaved pipeline of its index,
 // recorded beside the planar one. Where a pass is skipped they stay planar: those pipelines fix
 // their layouts by pass index.
-void plan_passes(uvec2 pass_grid, uvec2 copy_grid, bool copying_pass, bool miscounted, bool paired_layout) {
+void plan_passes(uvec2 pass_grid, bool miscounted, bool paired_layout) {
   bool skip[PASSES];
   uint running = 0u;
   for (uint p = 0u; p < PASSES; ++p) {
@@ -86,7 +83,7 @@ void plan_passes(uvec2 pass_grid, uvec2 copy_grid, bool copying_pass, bool misco
     if (!skip[p]) ++running;
   }
   uint copy_pass = PASSES;  // none
-  if (copying_pass && running % 2u != 0u) {
+  if (running % 2u != 0u) {
     copy_pass = 0u;
     while (!skip[copy_pass]) ++copy_pass;  // PASSES is even, so an odd count leaves a skipped pass
     skip[copy_pass] = false;
@@ -116,7 +113,6 @@ void plan_passes(uvec2 pass_grid, uvec2 copy_grid, bool copying_pass, bool misco
     if (!skip[p]) in_b ^= 1u;
   }
   state[STATE_FINAL] = in_b;
-  set_grid(STATE_COPY_DISPATCH, in_b != 0u ? copy_grid : uvec2(0u, 1u));
   // The words that must be zero when a sort starts (radix.glsl): every histogram workgroup has
   // counted itself done. The tickets are the passes' (the barrier before them orders this).
   state[STATE_HISTOGRAM_DONE] = 0u;
@@ -124,7 +120,7 @@ void plan_passes(uvec2 pass_grid, uvec2 copy_grid, bool copying_pass, bool misco
 }
 
 // Every invocation of the (last) workgroup calls this, in uniform control flow.
-void prepare_passes(uint n, uvec2 pass_grid, uvec2 copy_grid, bool copying_pass) {
+void prepare_passes(uint n, uvec2 pass_grid) {
   if (gl_LocalInvocationIndex < 8u) s_skip[gl_LocalInvocationIndex] = 0u;
   // Orders the flags' zeroing before any invocation sets one.
   barrier();
@@ -137,7 +133,7 @@ void prepare_passes(uint n, uvec2 pass_grid, uvec2 copy_grid, bool copying_pass)
   // Orders every skip flag before invocation 0 reads them.
   barrier();
   const bool paired_layout = !SPLIT_KEY && INTERLEAVED_PASSES && n >= PAIRED_FROM;
-  if (gl_LocalInvocationIndex == 0u) plan_passes(pass_grid, copy_grid, copying_pass, !counted_all, paired_layout);
+  if (gl_LocalInvocationIndex == 0u) plan_passes(pass_grid, !counted_all, paired_layout);
 }
 
 #endif

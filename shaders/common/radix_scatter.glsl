@@ -1,14 +1,16 @@
-// The body of one LSD radix digit pass (sort/radix/scatter and scatter_partitioned): a tile of
+// The body of one LSD radix digit pass (sort/radix/scatter and its variants): a tile of
 // WG * ITEMS keys is ranked by its 8-bit digit inside the workgroup (subgroup multisplit), its
 // digit counts are turned into global positions (decoupled look-back, radix_lookback.glsl; or a
-// tile table that scan_tiles computed: every pass of reduce-then-scan, and pass 0 on the look-back
-// path where a tuning run asks for it), and keys and values are scattered through shared memory, in
+// tile table that scan_tiles computed: reduce-then-scan), and keys and values are scattered through shared memory, in
 // STAGING_ROUNDS rounds, so that the global writes of equal digits are contiguous. Stable: equal
 // digits keep the input order.
 //
+// Layers: this file holds the kernel's constants, bindings, loads and stores, and main;
+// radix_rank.glsl ranks the keys, radix_lookback.glsl finds the tile's global offsets, and
+// radix_stage.glsl stages the ranked keys and values through shared memory and stores them.
+//
 // Bindings: 0 count (read), 1 keys A, 2 keys B, 3 values A, 4 values B (one pair is read, the
 // other written, as PASS_FROM_B says), 5 state (read; look-back words and tickets written).
-// With RADIX_PARTITIONED defined, digits are matched by subgroupPartitionNV instead of ballots.
 #ifndef VKC_RADIX_SCATTER_GLSL
 #define VKC_RADIX_SCATTER_GLSL
 
@@ -19,36 +21,26 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_EXT_control_flow_attributes : require
-#ifdef RADIX_PARTITIONED
-#extension GL_NV_shader_subgroup_partitioned : require
-#endif
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint ITEMS = 16;        // keys per invocation
-layout(constant_id = 2) const uint KEY_WORDS = 1;     // 1: 32-bit keys, 2: 64-bit keys
-layout(constant_id = 3) const uint VALUE_WORDS = 0;   // 0: keys only, 1 or 2: value words
-layout(constant_id = 4) const uint KEY_KIND = 0;
-layout(constant_id = 5) const bool DESCENDING = false;
-layout(constant_id = 6) const uint MAX_SUBGROUPS = 16;  // workgroup size / smallest subgroup size
-layout(constant_id = 7) const uint SCAN_MODE = 0;       // see SCAN_* below
-layout(constant_id = 8) const uint SHARED_WORDS = 4096; // max(MAX_SUBGROUPS * 256, round tile * max(value words, 1))
-layout(constant_id = 9) const uint BALLOT_WORDS = 4;     // 1 when no subgroup exceeds 32 lanes
-layout(constant_id = 10) const uint LOOKBACK_WINDOW = 4; // earlier tiles read at once per digit
-layout(constant_id = 11) const bool LOOKBACK_SPIN = true; // false: look-back in barrier rounds
-layout(constant_id = 12) const uint STAGING_ROUNDS = 1;  // see stage_round
-layout(constant_id = 13) const bool COPYING = false;  // runs a pass that prepare marked PASS_COPY; see copy_tile
-layout(constant_id = 14) const bool PACKED_RANKS = false;  // two 16-bit ranks per register; see RANK_WORDS
-layout(constant_id = 15) const bool RELOAD_KEYS = false;   // keys read again after the ranking; see DIGIT_WORDS
-layout(constant_id = 16) const bool SERIAL_RANKING = false;  // each key's ranking waits for the previous key's; see main
-layout(constant_id = 17) const bool TICKETS = true;           // look-back tiles in ticket order; see take_ticket
-layout(constant_id = 18) const bool AGGREGATES_ONLY = false;  // for tests: see resolve_digit
+#include "radix_layout.h"
 
-// Where a tile's global digit offsets come from: decoupled look-back; a tile table that
-// scan_tiles wrote (reduce-then-scan); or a tile table on the look-back path (pass 0, whose tile
-// counts the histogram pass took), whose pass still clears the next pass's look-back table.
-const uint SCAN_LOOKBACK = 0u;
-const uint SCAN_TABLE = 1u;
-const uint SCAN_TABLE_CLEARING = 2u;
+layout(local_size_x_id = RADIX_SC_WORKGROUP) in;
+layout(constant_id = RADIX_SCATTER_ITEMS) const uint ITEMS = 16;
+layout(constant_id = RADIX_SCATTER_KEY_WORDS) const uint KEY_WORDS = 1;
+layout(constant_id = RADIX_SCATTER_VALUE_WORDS) const uint VALUE_WORDS = 0;
+layout(constant_id = RADIX_SCATTER_KEY_KIND) const uint KEY_KIND = 0;
+layout(constant_id = RADIX_SCATTER_DESCENDING) const bool DESCENDING = false;
+layout(constant_id = RADIX_SCATTER_MAX_SUBGROUPS) const uint MAX_SUBGROUPS = 16;
+layout(constant_id = RADIX_SCATTER_SCAN_MODE) const uint SCAN_MODE = SCAN_LOOKBACK;
+layout(constant_id = RADIX_SCATTER_SHARED_WORDS) const uint SHARED_WORDS = 4096;
+layout(constant_id = RADIX_SCATTER_BALLOT_WORDS) const uint BALLOT_WORDS = 4;
+layout(constant_id = RADIX_SCATTER_LOOKBACK_WINDOW) const uint LOOKBACK_WINDOW = 4;
+layout(constant_id = RADIX_SCATTER_LOOKBACK_SPIN) const bool LOOKBACK_SPIN = true;
+layout(constant_id = RADIX_SCATTER_STAGING_ROUNDS) const uint STAGING_ROUNDS = 1;  // see stage_round
+layout(constant_id = RADIX_SCATTER_COPYING) const bool COPYING = false;            // see copy_tile
+layout(constant_id = RADIX_SCATTER_PACKED_RANKS) const bool PACKED_RANKS = false;  // see RANK_WORDS
+layout(constant_id = RADIX_SCATTER_TICKETS) const bool TICKETS = true;             // see take_ticket
+layout(constant_id = RADIX_SCATTER_AGGREGATES_ONLY) const bool AGGREGATES_ONLY = false;  // see resolve_digit
 
 const uint WG = gl_WorkGroupSize.x;
 const uint TILE = WG * ITEMS;
@@ -78,16 +70,16 @@ layout(std430, binding = 2) buffer KeyPairsB { uvec2 key_pairs_b[]; };
 // An odd count's last element has a word left in each array: its key goes to the values buffer's
 // last word (where its pair would start) and its value to the keys buffer's last word.
 // These are views of the same bindings (the host binds them at 8-byte offsets). PAIR_ROLE fixes
-// the pass's layouts when the pipeline is made: a runtime choice between the planar and the paired
-// code took the scatter from 72 to 85-97 registers on an H100 (one workgroup per SM, +30-48%).
-layout(constant_id = 19) const uint PAIR_ROLE = 1u;  // 0: planar to pairs, 1: pairs to pairs, 2: pairs to planar
+// the pass's layouts when the pipeline is made, as a choice at run time costs occupancy
+// (docs/perf-notes.md#radix-interleaved-pairs).
+layout(constant_id = RADIX_SCATTER_PAIR_ROLE) const uint PAIR_ROLE = PAIR_ROLE_PAIRS;
 layout(std430, binding = 1) buffer PairsInKeysA { uvec2 pairs_in_keys_a[]; };
 layout(std430, binding = 2) buffer PairsInKeysB { uvec2 pairs_in_keys_b[]; };
 layout(std430, binding = 3) buffer PairsInValuesA { uvec2 pairs_in_values_a[]; };
 layout(std430, binding = 4) buffer PairsInValuesB { uvec2 pairs_in_values_b[]; };
 
-const bool read_pairs = PAIR_ROLE != 0u;
-const bool write_pairs = PAIR_ROLE != 2u;
+const bool read_pairs = PAIR_ROLE != PAIR_ROLE_TO_PAIRS;
+const bool write_pairs = PAIR_ROLE != PAIR_ROLE_FROM_PAIRS;
 uint pairs_in_keys = 0u;  // h = n / 2: the pairs each keys buffer holds (set once by main)
 
 // Word `word` (0 the key, 1 the value) of element i, interleaved.
@@ -100,8 +92,8 @@ uint paired_word(bool from_b, uint i, uint word) {
 
 // Word `word` of elements first + k * stride (clamped to last) for every k, interleaved. Each
 // subgroup's run of elements lies in one buffer but in the one run that holds the split, so the
-// buffer is chosen once per run there (85 registers against 89 for a choice per element, with the
-// layouts chosen at run time; H100, 2026-11-26).
+// buffer is chosen once per run there rather than per element
+// (docs/perf-notes.md#radix-interleaved-pairs).
 void load_paired_words(bool from_b, uint first, uint stride, uint last, uint word, out uint raw[ITEMS]) {
   const uint top = min(first + (ITEMS - 1u) * stride, last);
   if (top < pairs_in_keys) {
@@ -153,12 +145,7 @@ void store_pair(bool to_b, uint i, uvec2 pair) {
   }
 }
 #endif
-layout(push_constant) uniform Push {
-  uint pass;
-  uint tiles;      // tiles for max_count: the grid size and the stride of the state tables
-  uint max_count;
-  uint table;      // tile-table modes: the tile table's first word
-} pc;
+layout(push_constant) uniform Push { RADIX_PASS_PUSH_FIELDS } pc;
 
 // Per-subgroup digit counters while ranking; afterwards the staging area of the scatter.
 shared uint s_work[SHARED_WORDS];
@@ -263,274 +250,13 @@ void store_value(bool to_b, uint i, uvec2 v) {
   }
 }
 
-// The lanes of this subgroup whose digit equals `digit` (this lane included), as a ballot;
-// `lanes` is the ballot of every lane of the subgroup.
-uvec4 same_digit_lanes(uint digit, uvec4 lanes) {
-#ifdef RADIX_PARTITIONED
-  return subgroupPartitionNV(digit);
-#else
-  uvec4 peers = lanes;
-  [[unroll]] for (uint b = 0u; b < 8u; ++b) {
-    const bool bit = ((digit >> b) & 1u) != 0u;
-    const uvec4 vote = subgroupBallot(bit);
-    peers &= bit ? vote : ~vote;
-  }
-  return peers;
-#endif
-}
-
-// The same for subgroups of at most 32 lanes, in one word: a quarter of the ballot arithmetic,
-// which the compiler cannot drop by itself since the subgroup size is not known to it. The form of
-// each step matters to NVIDIA's compiler: with the same 64 registers, `bit ? vote : ~vote` sorted
-// u32 keys 3% faster on an H100 than `vote ^ (bit - 1)`, which was itself 7% faster than a mask
-// made by bitfieldExtract (2026-11-25, docs/perf-notes.md).
-uint same_digit_lanes32(uint digit, uint lanes) {
-#ifdef RADIX_PARTITIONED
-  return subgroupPartitionNV(digit).x;
-#else
-  uint peers = lanes;
-  [[unroll]] for (uint b = 0u; b < 8u; ++b) {
-    const bool bit = ((digit >> b) & 1u) != 0u;
-    const uint vote = subgroupBallot(bit).x;
-    peers &= bit ? vote : ~vote;
-  }
-  return peers;
-#endif
-}
-
-// Rank of this lane's key among the keys of its subgroup with the same digit, counting every
-// earlier call too; the subgroup's counters live at s_work[counters + digit]. Every lane reads its
-// digit's counter itself, and the digit's lowest lane writes it back. The read needs only the
-// digit, so it can be in flight while the ballots run; where one leader (the highest lane) read
-// it and passed it on with a shuffle, the read waited for the ballots and the shuffle for the
-// read (2026-11-25, H100, same 64 registers: u32 keys 1.3-1.5% faster from 2^24 to 2^28, pairs
-// and u64 keys within 0.5%), and the lowest lane, known from the count below it, saves finding
-// the highest (another 0.4-0.7% for u32 keys, up to 1% for u64 keys at 2^24; docs/perf-notes.md).
-uint subgroup_rank(uint digit, uint counters, uvec4 lanes) {
-  uint below, total;
-  if (BALLOT_WORDS == 1u) {
-    const uint peers = same_digit_lanes32(digit, lanes.x);
-    below = bitCount(peers & gl_SubgroupLtMask.x);
-    total = bitCount(peers);
-  } else {
-    const uvec4 peers = same_digit_lanes(digit, lanes);
-    below = subgroupBallotExclusiveBitCount(peers);
-    total = subgroupBallotBitCount(peers);
-  }
-  const uint base = s_work[counters + digit];
-  // Orders every lane's read of the counter before the update below.
-  subgroupBarrier();
-  if (below == 0u) s_work[counters + digit] = base + total;
-  // Orders the update before the next call's reads, which other lanes of the subgroup make.
-  subgroupBarrier();
-  return base + below;
-}
-
+#include "radix_rank.glsl"
 #include "radix_lookback.glsl"
-
-// The position of this invocation in subgroup-major order, the order workgroup_exclusive_add uses.
-uint scan_index() { return gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID; }
-
-void add_subgroup_starts(uint d, uint start);  // below
-
-// Replaces s_tile_start[d] (counts) by the exclusive prefix over digits, and each subgroup's count
-// of d by its first rank of d in the tile (add_subgroup_starts).
-void scan_tile_digits() {
-  const uint first = scan_index() * DIGITS_PER_INVOCATION;
-  uint sum = 0u;
-  for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
-    if (first + r < RADIX) sum += s_tile_start[first + r];
-  }
-  uint total;
-  uint running = workgroup_exclusive_add(sum, total);
-  for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
-    const uint d = first + r;
-    const uint c = d < RADIX ? s_tile_start[d] : 0u;
-    if (d < RADIX) s_tile_start[d] = running;
-    add_subgroup_starts(d, running);
-    running += c;
-  }
-}
-
-// A key's rank in its tile, kept from the ranking to the scatter: one per register, or with
-// PACKED_RANKS two per register (key k in the low or high half of word k / 2; tiles of at most
-// 65,536 keys, radix.cpp checks), which frees ITEMS / 2 registers for larger tiles. Every k a
-// caller passes is a constant of an unrolled loop, so the halves are selected at compile time.
-const uint RANK_WORDS = PACKED_RANKS ? (ITEMS + 1u) / 2u : ITEMS;
-
-uint rank_of(uint ranks[RANK_WORDS], uint k) {
-  return PACKED_RANKS ? (ranks[k >> 1u] >> ((k & 1u) * 16u)) & 0xFFFFu : ranks[k];
-}
-
-// Adds to key k's rank; a packed half cannot carry into the other, as every rank stays below 2^16.
-void add_to_rank(inout uint ranks[RANK_WORDS], uint k, uint addend) {
-  if (PACKED_RANKS) {
-    ranks[k >> 1u] += addend << ((k & 1u) * 16u);
-  } else {
-    ranks[k] += addend;
-  }
-}
-
-// With RELOAD_KEYS the ranking keeps each key's digit (four per register) instead of the key,
-// and the keys are read from memory a second time for the staging (from L2, where the first read
-// left them), so that no key stays in a register from the ranking to the staging.
-const uint DIGIT_WORDS = RELOAD_KEYS ? (ITEMS + 3u) / 4u : 1u;
-
-uint digit_at(uint digits[DIGIT_WORDS], uint k) { return (digits[k >> 2u] >> ((k & 3u) * 8u)) & 0xFFu; }
-
-// Staging rounds: the tile's ranks are split into STAGING_ROUNDS consecutive ranges of
-// ROUND_TILE, and each range is staged and scattered in turn through ROUND_TILE words of
-// s_work, so that a tile needs 1 / STAGING_ROUNDS of the shared memory of one round. ITEMS is
-// a multiple of STAGING_ROUNDS (radix.cpp), and scatter slot i of round r is staging word i -
-// r * ROUND_TILE.
-const uint ROUND_ITEMS = ITEMS / STAGING_ROUNDS;
-const uint ROUND_TILE = WG * ROUND_ITEMS;
-
-// Stores w[k] in staging plane `plane` for every key k whose rank falls in round `round`.
-void stage_round(uint round, uint rank[RANK_WORDS], uint w[ITEMS], uint plane) {
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    const uint slot = rank_of(rank, k) - round * ROUND_TILE;  // wraps past ROUND_TILE for other rounds
-    if (slot < ROUND_TILE) s_work[plane * ROUND_TILE + slot] = w[k];
-  }
-}
-
-// Scatters the staged keys of round `round`, then the other words of split keys and the
-// values, each staged through the same words in turn.
-// With RADIX_FULL_TILES, `guarded` says whether the tile may be partial, so that each store
-// checks its key's index against `valid`; otherwise every store checks. (A macro, so that the
-// plain shader's SPIR-V stays what it was: NVIDIA's compiler has allocated registers differently
-// for code that differed only in the order of its blocks.)
-#ifdef RADIX_FULL_TILES
-#define IN_TILE(index) (!guarded || (index) < valid)
-void scatter_round(uint round, bool from_b, bool write_planar, uint valid, bool guarded, uint rank[RANK_WORDS],
-                   uint other_word[ITEMS], uvec2 value[ITEMS]) {
-#else
-#define IN_TILE(index) ((index) < valid)
-void scatter_round(uint round, bool from_b, bool write_planar, uint valid, uint rank[RANK_WORDS], uint other_word[ITEMS],
-                   uvec2 value[ITEMS]) {
-#endif
-  const uint lid = gl_LocalInvocationIndex;
-  uint position[ROUND_ITEMS];
-#ifdef RADIX_PAIRED_WRITES
-  uint digit_words[ROUND_ITEMS];  // held until the other words are staged, then stored with them
-#endif
-  [[unroll]] for (uint k = 0u; k < ROUND_ITEMS; ++k) {
-    const uint slot = k * WG + lid;
-    const uint i = round * ROUND_TILE + slot;  // the key's index in the tile's staged order
-    if (SPLIT_KEY) {
-      const uint ordered = s_work[slot];
-#ifdef RADIX_PAIRED_WRITES
-      digit_words[k] = ordered;
-#else
-      position[k] = s_offset[digit_of(uvec2(ordered), pc.pass)] + i;
-      if (IN_TILE(i)) store_key_word(!from_b, write_planar, position[k], digit_word(pc.pass), ordered_key_word(ordered, digit_word(pc.pass)));
-#endif
-    } else {
-      const uvec2 ordered = uvec2(s_work[slot], 0u);
-      position[k] = s_offset[digit_of(ordered, pc.pass)] + i;
-      if (IN_TILE(i)) store_key(!from_b, position[k], from_ordered_key(ordered));
-    }
-  }
-  if (SPLIT_KEY) {
-    // Orders every read of the staged digit words before the other words overwrite them.
-    barrier();
-    stage_round(round, rank, other_word, 0u);
-    // Orders the staged other words before the scatter reads them.
-    barrier();
-    [[unroll]] for (uint k = 0u; k < ROUND_ITEMS; ++k) {
-      const uint slot = k * WG + lid;
-#ifdef RADIX_PAIRED_WRITES
-      const uint i = round * ROUND_TILE + slot;
-      position[k] = s_offset[digit_of(uvec2(digit_words[k]), pc.pass)] + i;
-      if (IN_TILE(i)) store_key_pair(!from_b, position[k], digit_words[k], s_work[slot]);
-#else
-      if (IN_TILE(round * ROUND_TILE + slot)) store_key_word(!from_b, write_planar, position[k], digit_word(pc.pass) ^ 1u, s_work[slot]);
-#endif
-    }
-  }
-  if (VALUE_WORDS == 0u) return;
-
-  // Orders every read of the staged keys before the values overwrite them.
-  barrier();
-  uint low[ITEMS], high[ITEMS];
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    low[k] = value[k].x;
-    high[k] = value[k].y;
-  }
-  stage_round(round, rank, low, 0u);
-  if (VALUE_WORDS == 2u) stage_round(round, rank, high, 1u);
-  // Orders the staged values before the scatter reads them.
-  barrier();
-  [[unroll]] for (uint k = 0u; k < ROUND_ITEMS; ++k) {
-    const uint slot = k * WG + lid;
-    if (IN_TILE(round * ROUND_TILE + slot)) {
-      store_value(!from_b, position[k], uvec2(s_work[slot], VALUE_WORDS == 2u ? s_work[ROUND_TILE + slot] : 0u));
-    }
-  }
-}
-
-#ifdef RADIX_INTERLEAVED_PAIRS
-// scatter_round for a pass that writes interleaved pairs: each slot's staged key is held (in its
-// ordered form) while the values are staged through the same words, and then stored with its value.
-// The key's position is found again from its digit at the store instead of being held too, so
-// that a round holds as many registers from its first barrier to its last as the planar one.
-void scatter_round_as_pairs(uint round, bool from_b, uint valid, uint rank[RANK_WORDS], uvec2 value[ITEMS]) {
-  const uint lid = gl_LocalInvocationIndex;
-  uint held_key[ROUND_ITEMS];
-  [[unroll]] for (uint k = 0u; k < ROUND_ITEMS; ++k) held_key[k] = s_work[k * WG + lid];
-  // Orders every read of the staged keys before the values overwrite them.
-  barrier();
-  uint low[ITEMS];
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) low[k] = value[k].x;
-  stage_round(round, rank, low, 0u);
-  // Orders the staged values before the stores read them.
-  barrier();
-  [[unroll]] for (uint k = 0u; k < ROUND_ITEMS; ++k) {
-    const uint slot = k * WG + lid;
-    const uint i = round * ROUND_TILE + slot;
-    const uvec2 ordered = uvec2(held_key[k], 0u);
-    if (i < valid) store_pair(!from_b, s_offset[digit_of(ordered, pc.pass)] + i, uvec2(from_ordered_key(ordered).x, s_work[slot]));
-  }
-}
-#endif
-
-// The tile's count of digit d: the sum of the subgroups' counts, which stay as they are (0 for d
-// past the last digit). Both loops here run over every subgroup for any d, doing nothing past the
-// last digit, because of a lavapipe fault: where WG does not divide RADIX, some subgroups have no
-// digit in an invocation's last round, and on lavapipe (Mesa 22.3.6) a subgroup that ran such a
-// loop, with its shared-memory stores, while another subgroup skipped it lost its invocations
-// (they stored nothing more, and the ranks they later staged with were wrong: a crash and wrong
-// keys at workgroups of 48 to 384).
-uint subgroup_total(uint d) {
-  uint sum = 0u;
-  for (uint s = 0u; s < gl_NumSubgroups; ++s) {
-    if (d < RADIX) sum += s_work[s * RADIX + d];
-  }
-  return sum;
-}
-
-// Replaces each subgroup's count of digit d by its first rank of d in the tile: `start`, the
-// tile's first rank of d, plus the counts of the subgroups before it; nothing for d past the last
-// digit. A key's rank is then its subgroup's start plus its rank in the subgroup: one shared read
-// per key, where reading the digit's start in the tile and the subgroup's prefix separately took
-// two (2026-11-25, H100: u32 keys 2.0-2.4% faster from 2^24 to 2^28, pairs and u64 keys 0.3-2.5%,
-// at the same registers; docs/perf-notes.md). Only the invocation that scans digit d touches the
-// counts of d here, and the barrier before the scan ordered subgroup_total's reads before it.
-void add_subgroup_starts(uint d, uint start) {
-  for (uint s = 0u; s < gl_NumSubgroups; ++s) {
-    if (d < RADIX) {
-      const uint c = s_work[s * RADIX + d];
-      s_work[s * RADIX + d] = start;
-      start += c;
-    }
-  }
-}
+#include "radix_stage.glsl"
 
 // A pass that prepare marked PASS_COPY (radix_prepare.glsl) moves this workgroup's tile of
 // elements to the same indices of the other buffer pair, in the layout the pass writes. Only
-// pipelines built with COPYING test for it: on an H100 the branch alone took pass 0's
-// tile-table pipeline (SCAN_TABLE_CLEARING) from 64 to 78 registers, so sorts that use that
-// pipeline record copy_back instead.
+// pipelines built with COPYING test for it: the interleaved pairs' pipelines never copy.
 void copy_tile(bool from_b, bool read_planar, bool write_planar, uint n) {
   const uint first = linear_workgroup_id() * TILE + gl_LocalInvocationIndex;
   for (uint k = 0u; k < ITEMS; ++k) {
@@ -629,7 +355,7 @@ void main() {
 #endif
   const uint lid = gl_LocalInvocationIndex;
   lookback_table = from_b ? 1u : 0u;
-  if (SCAN_MODE == SCAN_LOOKBACK || SCAN_MODE == SCAN_TABLE_CLEARING) clear_next_table(lookback_table);
+  if (SCAN_MODE == SCAN_LOOKBACK) clear_next_table(lookback_table);
   if (COPYING && (info & PASS_COPY) != 0u) {  // the same for the whole grid
     copy_tile(from_b, read_planar, write_planar, n);
     return;
@@ -644,8 +370,8 @@ void main() {
   const uint valid = min(TILE, n - tile_base);
   if (lid == 0u) s_valid = valid;
   // Tile-table modes, 32-bit keys alone: this tile's global digit offsets are loaded now, so that
-  // their round trip overlaps the ranking instead of following the staging (-0.5% on an H100;
-  // with values or split keys the register it holds cost 4-5%, so they load them later).
+  // their round trip overlaps the ranking instead of following the staging; with values or split
+  // keys the registers they hold cost more than that saves (docs/perf-notes.md#radix-scan).
   const bool early_table = SCAN_MODE != SCAN_LOOKBACK && VALUE_WORDS == 0u && !SPLIT_KEY;
   uint table_offset[DIGITS_PER_INVOCATION];
   if (early_table) {
@@ -663,7 +389,6 @@ void main() {
   const uvec4 lanes = subgroupBallot(true);
   uvec2 key[ITEMS];
   uint rank[RANK_WORDS];
-  uint digits[DIGIT_WORDS];
   uint other_word[ITEMS];  // entries past the count are never stored
 #ifdef RADIX_FULL_TILES
   if (valid == TILE) {  // uniform: no clamps, no stand-ins
@@ -675,32 +400,11 @@ void main() {
   load_ordered_keys(from_b, read_planar, tile_base, run, valid, n, key);
 #endif
   [[unroll]] for (uint r = 0u; r < RANK_WORDS; ++r) rank[r] = 0u;
-  [[unroll]] for (uint r = 0u; r < DIGIT_WORDS; ++r) digits[r] = 0u;
-  // With SERIAL_RANKING each digit depends on the previous key's rank, which is below 2^16 so that
-  // the OR adds nothing, but the compiler cannot know it: it cannot start every key's ballots at
-  // once and hold all their temporaries together (a register saver, like PACKED_RANKS).
-  uint previous = 0u;
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    const uint d = digit_of(key[k], pc.pass) | (SERIAL_RANKING ? previous >> 16u : 0u);
-    if (RELOAD_KEYS) digits[k >> 2u] |= d << ((k & 3u) * 8u);
-    const uint r = subgroup_rank(d, counters, lanes);
-    if (SERIAL_RANKING) previous = r;
-    add_to_rank(rank, k, r);
-  }
-  if (RELOAD_KEYS && !TICKETED && lid == 0u) s_tile = tile;  // a ticket is there already
-  // Orders every subgroup's counter updates before the per-digit scan over subgroups reads them
-  // (and s_tile's store before the reload below reads it).
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) add_to_rank(rank, k, subgroup_rank(digit_of(key[k], pc.pass), counters, lanes));
+  // Orders every subgroup's counter updates before the per-digit scan over subgroups reads them.
   barrier();
-  // The second read of the keys is issued now, so that its latency overlaps the scans below. Its
-  // tile comes from shared memory, so that the compiler cannot take it for the first read and keep
-  // that read's registers alive instead.
-  if (RELOAD_KEYS) load_ordered_keys(from_b, read_planar, s_tile * TILE, run, valid, n, key);
-
   scan_tile_counts(tile, valid);
-  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    const uint d = RELOAD_KEYS ? digit_at(digits, k) : digit_of(key[k], pc.pass);
-    add_to_rank(rank, k, s_work[counters + d]);
-  }
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) add_to_rank(rank, k, s_work[counters + digit_of(key[k], pc.pass)]);
   // Orders every read of the counters before the staging below overwrites them.
   barrier();
   uint word[ITEMS];  // the staged key words: split 64-bit keys move one word at a time

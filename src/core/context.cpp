@@ -1,4 +1,5 @@
 // Instance, validation layer, device choice and creation, and command submission.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -125,30 +126,6 @@ std::uint32_t compute_queue_family(VkPhysicalDevice physical, const std::string&
   throw Error("'" + name + "' has no compute queue");
 }
 
-// The features vkc's shaders may use, each enabled only where the device offers it.
-struct FeatureChain {
-  VkPhysicalDeviceSubgroupSizeControlFeatures size_control{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
-  VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &size_control};
-  VkPhysicalDeviceFeatures2 base{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v12};
-
-  FeatureChain(VkPhysicalDevice physical, const DeviceInfo& info) {
-    if (!info.subgroup_size_control) v12.pNext = nullptr;
-    vkGetPhysicalDeviceFeatures2(physical, &base);
-    VkPhysicalDeviceFeatures wanted{};
-    wanted.shaderInt64 = base.features.shaderInt64;
-    wanted.shaderFloat64 = base.features.shaderFloat64;
-    base.features = wanted;
-    VkPhysicalDeviceVulkan12Features keep{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, v12.pNext};
-    keep.vulkanMemoryModel = v12.vulkanMemoryModel;
-    keep.vulkanMemoryModelDeviceScope = v12.vulkanMemoryModelDeviceScope;
-    keep.shaderSubgroupExtendedTypes = v12.shaderSubgroupExtendedTypes;
-    keep.storageBuffer8BitAccess = v12.storageBuffer8BitAccess;
-    keep.shaderInt8 = v12.shaderInt8;
-    keep.hostQueryReset = v12.hostQueryReset;
-    v12 = keep;
-  }
-};
-
 // VKC_PIPELINE_STATS=1 asks the driver for each pipeline's compiler statistics (registers,
 // shared memory, instruction counts: whatever it reports), printed when the pipeline is built.
 // For tuning kernels; needs VK_KHR_pipeline_executable_properties.
@@ -157,38 +134,29 @@ bool wants_pipeline_statistics(VkPhysicalDevice physical) {
   return env && *env == '1' && detail::has_extension(physical, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
 }
 
-VkDevice create_device(VkPhysicalDevice physical, const DeviceInfo& info, std::uint32_t family, bool statistics) {
-  if (info.api_version < VK_API_VERSION_1_2) {
-    throw Error("'" + info.name + "' supports Vulkan " + info.api_version_string() + "; vkc needs 1.2");
-  }
-  std::vector<const char*> extensions;
-  if (!detail::has_extension(physical, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)) {
-    throw Error("'" + info.name + "' lacks VK_KHR_push_descriptor, which vkc needs");
-  }
-  extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
-  if (info.api_version < VK_API_VERSION_1_3 && info.subgroup_size_control) {
-    extensions.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
-  }
-  if (info.subgroup_partitioned) extensions.push_back(VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME);
-
-  FeatureChain features(physical, info);
+VkDevice create_device(VkInstance instance, VkPhysicalDevice physical, const DeviceInfo& info, std::uint32_t family,
+                       bool statistics) {
+  DeviceRequirements wanted = device_requirements(instance, physical);
+  VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &wanted.vulkan12};
+  features.features = wanted.features;
+  if (info.subgroup_size_control) wanted.vulkan12.pNext = &wanted.subgroup_size_control;
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable_info{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR, features.base.pNext};
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR, features.pNext};
   if (statistics) {
-    extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    wanted.extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
     executable_info.pipelineExecutableInfo = VK_TRUE;
-    features.base.pNext = &executable_info;
+    features.pNext = &executable_info;
   }
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   queue.queueFamilyIndex = family;
   queue.queueCount = 1;
   queue.pQueuePriorities = &priority;
-  VkDeviceCreateInfo create{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features.base};
+  VkDeviceCreateInfo create{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
   create.queueCreateInfoCount = 1;
   create.pQueueCreateInfos = &queue;
-  create.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
-  create.ppEnabledExtensionNames = extensions.data();
+  create.enabledExtensionCount = static_cast<std::uint32_t>(wanted.extensions.size());
+  create.ppEnabledExtensionNames = wanted.extensions.data();
   VkDevice device = VK_NULL_HANDLE;
   check(vkCreateDevice(physical, &create, nullptr, &device), "vkCreateDevice", info.name);
   return device;
@@ -214,12 +182,14 @@ namespace detail {
 
 ContextState::~ContextState() {
   if (device) {
-    vkDeviceWaitIdle(device);
+    // An adopted device's other queues are the engine's: its commands recorded by vkc are done
+    // by contract (AdoptedDevice), and the Context's own submissions each waited.
+    if (!adopted) vkDeviceWaitIdle(device);
     pipelines.clear();
     count_ceiling = Buffer();
     if (fence) vkDestroyFence(device, fence, nullptr);
     if (command_pool) vkDestroyCommandPool(device, command_pool, nullptr);
-    vkDestroyDevice(device, nullptr);
+    if (!adopted) vkDestroyDevice(device, nullptr);
   }
   if (messenger) vkDestroyDebugUtilsMessengerEXT(instance, messenger, nullptr);
   // Nobody can take these any more (leak reports arrive during destruction): print them, so
@@ -227,7 +197,7 @@ ContextState::~ContextState() {
   for (const std::string& message : validation_messages) {
     std::fprintf(stderr, "vkc: validation message: %s\n", message.c_str());
   }
-  if (instance) vkDestroyInstance(instance, nullptr);
+  if (instance && !adopted) vkDestroyInstance(instance, nullptr);
 }
 
 std::uint32_t ContextState::memory_type(std::uint32_t type_bits, VkMemoryPropertyFlags required,
@@ -241,6 +211,44 @@ std::uint32_t ContextState::memory_type(std::uint32_t type_bits, VkMemoryPropert
 }
 
 }  // namespace detail
+
+DeviceRequirements device_requirements(VkInstance instance, VkPhysicalDevice physical) {
+  load_loader();
+  load_instance(instance);
+  const DeviceInfo info = detail::query_device_info(physical, 0);
+  if (info.api_version < VK_API_VERSION_1_2) {
+    throw Error("'" + info.name + "' supports Vulkan " + info.api_version_string() + "; vkc needs 1.2");
+  }
+  if (!detail::has_extension(physical, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)) {
+    throw Error("'" + info.name + "' lacks VK_KHR_push_descriptor, which vkc needs");
+  }
+  DeviceRequirements r;
+  r.extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  if (info.api_version < VK_API_VERSION_1_3 && info.subgroup_size_control) {
+    r.extensions.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+  }
+  if (info.subgroup_partitioned) r.extensions.push_back(VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME);
+
+  // What the device offers, kept only for the features vkc's shaders may use.
+  VkPhysicalDeviceSubgroupSizeControlFeatures size_control{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+  VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                       info.subgroup_size_control ? &size_control : nullptr};
+  VkPhysicalDeviceFeatures2 offered{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v12};
+  vkGetPhysicalDeviceFeatures2(physical, &offered);
+  r.features.shaderInt64 = offered.features.shaderInt64;
+  r.features.shaderFloat64 = offered.features.shaderFloat64;
+  r.vulkan12.vulkanMemoryModel = v12.vulkanMemoryModel;
+  r.vulkan12.vulkanMemoryModelDeviceScope = v12.vulkanMemoryModelDeviceScope;
+  r.vulkan12.shaderSubgroupExtendedTypes = v12.shaderSubgroupExtendedTypes;
+  r.vulkan12.storageBuffer8BitAccess = v12.storageBuffer8BitAccess;
+  r.vulkan12.shaderInt8 = v12.shaderInt8;
+  r.vulkan12.hostQueryReset = v12.hostQueryReset;
+  if (info.subgroup_size_control) {
+    r.subgroup_size_control.subgroupSizeControl = size_control.subgroupSizeControl;
+    r.subgroup_size_control.computeFullSubgroups = size_control.computeFullSubgroups;
+  }
+  return r;
+}
 
 std::vector<DeviceInfo> enumerate_devices() {
   detail::ContextState probe;
@@ -269,8 +277,40 @@ Context::Context(const ContextOptions& options) : state_(std::make_unique<detail
   vkGetPhysicalDeviceMemoryProperties(s.physical, &s.memory);
   s.queue_family = compute_queue_family(s.physical, s.info.name);
   s.pipeline_statistics = wants_pipeline_statistics(s.physical);
-  s.device = create_device(s.physical, s.info, s.queue_family, s.pipeline_statistics);
+  s.device = create_device(s.instance, s.physical, s.info, s.queue_family, s.pipeline_statistics);
   vkGetDeviceQueue(s.device, s.queue_family, 0, &s.queue);
+  create_command_objects(s);
+  s.count_ceiling = create_buffer(4);
+  const std::uint32_t ceiling = UINT32_MAX;
+  upload(s.count_ceiling, &ceiling, 4);
+}
+
+Context::Context(const AdoptedDevice& adopted) : state_(std::make_unique<detail::ContextState>()) {
+  if (!adopted.instance || !adopted.physical_device || !adopted.device || !adopted.queue) {
+    throw Error("an adopted device needs its VkInstance, VkPhysicalDevice, VkDevice and VkQueue");
+  }
+  load_loader();
+  load_instance(adopted.instance);
+  detail::ContextState& s = *state_;
+  s.adopted = true;
+  const auto devices = physical_devices(adopted.instance);
+  const auto found = std::find(devices.begin(), devices.end(), adopted.physical_device);
+  if (found == devices.end()) throw Error("the adopted VkPhysicalDevice is not one of the adopted VkInstance's");
+  s.instance = adopted.instance;
+  s.physical = adopted.physical_device;
+  s.info = detail::query_device_info(s.physical, static_cast<std::uint32_t>(found - devices.begin()));
+  vkGetPhysicalDeviceMemoryProperties(s.physical, &s.memory);
+  std::uint32_t count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(s.physical, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vkGetPhysicalDeviceQueueFamilyProperties(s.physical, &count, families.data());
+  if (adopted.queue_family >= count || !(families[adopted.queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT)) {
+    throw Error("queue family " + std::to_string(adopted.queue_family) + " of '" + s.info.name + "' has no compute");
+  }
+  s.queue_family = adopted.queue_family;
+  s.device = adopted.device;
+  s.queue = adopted.queue;
+  s.pipeline_cache = adopted.pipeline_cache;
   create_command_objects(s);
   s.count_ceiling = create_buffer(4);
   const std::uint32_t ceiling = UINT32_MAX;

@@ -115,7 +115,7 @@ VkPipeline create_pipeline(const detail::ContextState& s, const PipelineDesc& de
   info.layout = layout;
   if (s.pipeline_statistics) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  const VkResult result = vkCreateComputePipelines(s.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
+  const VkResult result = vkCreateComputePipelines(s.device, s.pipeline_cache, 1, &info, nullptr, &pipeline);
   vkDestroyShaderModule(s.device, module, nullptr);
   check(result, "vkCreateComputePipelines(" + desc.shader + ")", s.info.name);
   if (s.pipeline_statistics) print_statistics(s, desc, pipeline);

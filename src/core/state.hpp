@@ -23,6 +23,9 @@ struct ContextState {
   VkDevice device = VK_NULL_HANDLE;
   VkQueue queue = VK_NULL_HANDLE;
   std::uint32_t queue_family = 0;
+  /// The instance and device are an engine's (Context(AdoptedDevice)): never destroyed here.
+  bool adopted = false;
+  VkPipelineCache pipeline_cache = VK_NULL_HANDLE;  // the engine's, or none
   bool pipeline_statistics = false;    // VKC_PIPELINE_STATS=1: print each pipeline's compiler statistics
   VkPhysicalDeviceMemoryProperties memory{};
   VkCommandPool command_pool = VK_NULL_HANDLE;

@@ -144,14 +144,14 @@ InitialConditions parse_initial_conditions(std::string_view name) {
   for (auto ic : {InitialConditions::plummer, InitialConditions::cube, InitialConditions::collision}) {
     if (name == to_string(ic)) return ic;
   }
-  throw std::invalid_argument("unknown initial conditions '" + std::string(name) + "' (plummer, cube, collision)");
+  throw Error("unknown initial conditions '" + std::string(name) + "' (plummer, cube, collision)");
 }
 
 State make_initial_conditions(InitialConditions ic, std::size_t n, std::uint64_t seed) {
   const std::size_t least = ic == InitialConditions::collision ? 4 : 2;
   if (n < least) {
-    throw std::invalid_argument(std::string(to_string(ic)) + " initial conditions need at least " +
-                                std::to_string(least) + " bodies (got " + std::to_string(n) + ")");
+    throw Error(std::string(to_string(ic)) + " initial conditions need at least " +
+                std::to_string(least) + " bodies (got " + std::to_string(n) + ")");
   }
   Uniform u(seed);
   State s = ic == InitialConditions::plummer ? plummer(n, u) : ic == InitialConditions::cube ? cube(n, u) : collision(n, u);

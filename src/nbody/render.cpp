@@ -64,7 +64,7 @@ struct Renderer::Impl {
 
 Renderer::Renderer(Context& ctx, std::uint32_t width, std::uint32_t height) {
   if (width == 0 || height == 0 || width > 16384 || height > 16384) {
-    throw std::invalid_argument("nbody: frame size must be 1..16384 pixels a side");
+    throw Error("nbody: frame size must be 1..16384 pixels a side");
   }
   impl_ = std::make_unique<Impl>(ctx, width, height);
 }
@@ -121,7 +121,7 @@ View fit_view(const State& s) {
 
 void write_png(const std::filesystem::path& path, const std::vector<std::uint8_t>& rgba, std::uint32_t width,
                std::uint32_t height) {
-  if (rgba.size() != 4ull * width * height) throw std::invalid_argument("write_png: pixel count does not match the size");
+  if (rgba.size() != 4ull * width * height) throw Error("write_png: pixel count does not match the size");
   std::vector<std::byte> encoded;
   auto append = [](void* context, void* data, int size) {
     auto* out = static_cast<std::vector<std::byte>*>(context);

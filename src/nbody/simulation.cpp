@@ -30,26 +30,26 @@ struct KickDriftPush {
 constexpr std::uint32_t kUnroll = 8;  // shaders/nbody/forces.comp: UNROLL
 
 void check_config(const Config& c) {
-  if (!std::isfinite(c.gravity) || c.gravity <= 0) throw std::invalid_argument("nbody: G must be finite and > 0");
+  if (!std::isfinite(c.gravity) || c.gravity <= 0) throw Error("nbody: G must be finite and > 0");
   if (!std::isfinite(c.softening) || c.softening < 1e-6f) {
-    throw std::invalid_argument("nbody: the softening length must be finite and >= 1e-6 (got " +
-                                std::to_string(c.softening) + ")");
+    throw Error("nbody: the softening length must be finite and >= 1e-6 (got " +
+                std::to_string(c.softening) + ")");
   }
 }
 
 void check_state(const State& s) {
   if (s.positions.size() % 4 != 0 || s.positions.size() != s.velocities.size()) {
-    throw std::invalid_argument("nbody: positions and velocities must both hold 4 floats per body");
+    throw Error("nbody: positions and velocities must both hold 4 floats per body");
   }
-  if (s.size() < 2) throw std::invalid_argument("nbody: a simulation needs at least 2 bodies");
-  if (s.size() > (std::uint64_t{1} << 31)) throw std::invalid_argument("nbody: at most 2^31 bodies");
+  if (s.size() < 2) throw Error("nbody: a simulation needs at least 2 bodies");
+  if (s.size() > (std::uint64_t{1} << 31)) throw Error("nbody: at most 2^31 bodies");
   for (std::size_t i = 0; i < s.positions.size(); ++i) {
     if (!std::isfinite(s.positions[i]) || !std::isfinite(s.velocities[i])) {
-      throw std::invalid_argument("nbody: body " + std::to_string(i / 4) + " has a non-finite value");
+      throw Error("nbody: body " + std::to_string(i / 4) + " has a non-finite value");
     }
   }
   for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s.positions[4 * i + 3] < 0) throw std::invalid_argument("nbody: body " + std::to_string(i) + " has a negative mass");
+    if (s.positions[4 * i + 3] < 0) throw Error("nbody: body " + std::to_string(i) + " has a negative mass");
   }
 }
 
@@ -70,8 +70,8 @@ Simulation::Tuning resolve(const Config& c, const DeviceInfo& info) {
   const bool ok = t.workgroup_size >= 1 && t.workgroup_size <= max_wg && std::has_single_bit(t.bodies_per_invocation) &&
                   t.bodies_per_invocation <= 8 && t.tile > 0 && t.tile % t.workgroup_size == 0 && t.tile % kUnroll == 0;
   if (!ok) {
-    throw std::invalid_argument("nbody: unusable tuning (workgroup " + std::to_string(t.workgroup_size) + ", bodies " +
-                                std::to_string(t.bodies_per_invocation) + ", tile " + std::to_string(t.tile) + ")");
+    throw Error("nbody: unusable tuning (workgroup " + std::to_string(t.workgroup_size) + ", bodies " +
+                std::to_string(t.bodies_per_invocation) + ", tile " + std::to_string(t.tile) + ")");
   }
   return t;
 }
@@ -118,7 +118,7 @@ struct Simulation::Impl {
 
   void upload(const State& s) {
     check_state(s);
-    if (s.size() != n) throw std::invalid_argument("nbody: set_state cannot change the number of bodies");
+    if (s.size() != n) throw Error("nbody: set_state cannot change the number of bodies");
     ctx.upload(pos, s.positions.data(), 16ull * n);
     ctx.upload(vel, s.velocities.data(), 16ull * n);
     ctx.run([&](Recorder& r) { record_forces(r, 0.0f); });
@@ -146,7 +146,7 @@ void Simulation::record_steps(Recorder& r, float dt, std::uint32_t count) const 
 }
 
 void Simulation::step(float dt, std::uint32_t count) {
-  if (!std::isfinite(dt) || dt <= 0) throw std::invalid_argument("nbody: the time step must be finite and > 0");
+  if (!std::isfinite(dt) || dt <= 0) throw Error("nbody: the time step must be finite and > 0");
   // Submissions of about 1e11 interactions (well under a second on a large GPU), so that no
   // single submission runs long enough to trip a driver's watchdog.
   const double per_step = double(impl_->n) * impl_->n;

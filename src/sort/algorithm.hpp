@@ -5,8 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "core/recorder.hpp"
+#include "sort/radix_policy.hpp"
 #include "vkc/sort.hpp"
 
 namespace vkc::sorting {
@@ -28,7 +30,6 @@ struct Job {
   Binding keys;
   Binding values;  ///< buffer is VK_NULL_HANDLE when value_type is none
   Binding temporary;
-  std::uint64_t temporary_bytes = 0;
   /// SortBuffers::temporary_is_clear: the radix sort's counters there are zero already.
   bool temporary_is_clear = false;
 
@@ -41,30 +42,66 @@ struct Job {
 /// The KEY_KIND specialization constant of shaders/common/keys.glsl for a key type.
 std::uint32_t key_kind(KeyType type);
 
+/// One sort of up to desc.max_count elements, planned once: it serves both the temporary-size
+/// query and the recording.
+class SortPlan {
+ public:
+  virtual ~SortPlan() = default;
+  /// Scratch bytes the algorithm needs beyond what the dispatcher reserves for itself.
+  virtual std::uint64_t temporary_bytes() const = 0;
+  /// Whether every kernel takes min(count word, job.max_count) as the count: then a sort whose
+  /// count the host knows binds a word no count exceeds (ContextState::count_ceiling) instead of
+  /// filling the count in, which saves a fill and the barrier after it.
+  virtual bool clamps_count() const { return false; }
+  /// Records the sort (job.max_count is the planned count). The recorder places barriers
+  /// between the algorithm's own commands; everything the job's buffers held before is visible.
+  virtual void record(Context& ctx, Recorder& r, const Job& job) const = 0;
+};
+
 class Algorithm {
  public:
   virtual ~Algorithm() = default;
   virtual SortAlgorithm id() const = 0;
   virtual bool stable() const = 0;
-  /// Scratch bytes the algorithm needs beyond what the dispatcher reserves for itself.
-  virtual std::uint64_t temporary_bytes(const DeviceInfo& device, const SortDesc& desc) const = 0;
-  /// Whether every kernel takes min(count word, job.max_count) as the count: then a sort whose
-  /// count the host knows binds a word no count exceeds (ContextState::count_ceiling) instead of
-  /// filling the count in, which saves a fill and the barrier after it.
-  virtual bool clamps_count() const { return false; }
-  /// Records the sort. The recorder places barriers between the algorithm's own commands;
-  /// everything the job's buffers held before is visible to it.
-  virtual void record(Context& ctx, Recorder& r, const Job& job) const = 0;
+  /// Plans a sort; `edit` changes the radix sort's policy (tests, probes) and nothing else.
+  virtual std::unique_ptr<SortPlan> plan(const DeviceInfo& device, const SortDesc& desc,
+                                         const RadixPolicyEdit& edit) const = 0;
 };
+
+/// An algorithm whose plan is its temporary bytes and its recording.
+class SimpleAlgorithm : public Algorithm {
+ public:
+  virtual std::uint64_t temporary_bytes(const DeviceInfo& device, const SortDesc& desc) const = 0;
+  virtual void record(Context& ctx, Recorder& r, const Job& job) const = 0;
+  std::unique_ptr<SortPlan> plan(const DeviceInfo& device, const SortDesc& desc,
+                                 const RadixPolicyEdit& edit) const override;
+};
+
+/// A sort planned: the algorithm chosen once, and its plan.
+struct PlannedSort {
+  SortDesc desc;
+  const Algorithm* algorithm = nullptr;
+  std::unique_ptr<SortPlan> plan;
+};
+
+/// Chooses the algorithm for `desc` and plans it.
+PlannedSort plan_sort(const DeviceInfo& device, const SortDesc& desc, const RadixPolicyEdit& edit = {});
 
 /// The algorithm that `options.algorithm` names for a sort of up to `max_count` elements;
 /// resolves `automatic` from measurements (see BENCHMARKS.md).
 const Algorithm& choose(const DeviceInfo& device, const SortDesc& desc);
 
-/// Records a sort of `count` elements (`count` known on the host) into `r`, with the count kept
-/// at the start of the temporary buffer: the one path that record_sort, the convenient API and
-/// the benchmarks share.
-void record(Context& ctx, Recorder& r, const SortDesc& desc, std::uint64_t count, const SortBuffers& buffers);
+/// Records a sort of `count` elements (`count` known on the host) into `r`: the one path that
+/// record_sort, the convenient API and the benchmarks share.
+void record(Context& ctx, Recorder& r, const SortDesc& desc, std::uint64_t count, const SortBuffers& buffers,
+            const RadixPolicyEdit& edit = {});
+
+/// record_sort_indirect's path: the count in a buffer, up to desc.max_count.
+void record_indirect(Context& ctx, Recorder& r, const SortDesc& desc, BufferRange count, const SortBuffers& buffers,
+                     const RadixPolicyEdit& edit = {});
+
+/// sort_temporary_bytes under a radix policy edit.
+std::uint64_t temporary_bytes(const DeviceInfo& device, const SortDesc& desc, const RadixPolicyEdit& edit = {});
 
 /// `options` with `automatic` resolved to a stable algorithm: what argsort sorts with.
 SortOptions options_for_argsort(SortOptions options);

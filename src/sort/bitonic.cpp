@@ -38,7 +38,7 @@ struct Push {
   std::uint32_t k_first, k_last, c, lo, bottom;
 };
 
-class Bitonic final : public Algorithm {
+class Bitonic final : public SimpleAlgorithm {
  public:
   SortAlgorithm id() const override { return SortAlgorithm::bitonic; }
   bool stable() const override { return false; }
@@ -70,11 +70,9 @@ BitonicTuning bitonic_tuning(const DeviceInfo& device, const Job& job) {
   std::uint32_t wg_bits = std::min<std::uint32_t>(tile - t.e_bits, std::bit_width(max_invocations) - 1);
   t.e_bits = tile - wg_bits;
   t.workgroup_size = 1u << wg_bits;
-  // Large sorts of u32 keys on a GPU: 16 elements per invocation, two sub-tiles. Measured on an
-  // H200 at commit f1e578d (docs/perf-notes.md, bitonic section), in us, against the next best:
-  // 2^20: wg1024 e3 sub0 213 (sub1 279, wg256 e4 sub1 244); 2^21: wg256 e4 sub1 305 (wg1024 e3
-  // sub1 322); 2^22: 569 (612); 2^23: wg128 e4 sub1 1123 (wg256 e4 sub1 1127); 2^24: wg128 e4
-  // sub1 2331 (wg256 e4 sub1 2633, wg1024 e3 sub1 2834). On lavapipe sub-tiles only cost time.
+  // Large sorts of u32 keys on a GPU: 16 elements per invocation, two sub-tiles, 128 invocations
+  // from kHugeSortMinCount; on lavapipe sub-tiles only cost time
+  // (docs/perf-notes.md#bitonic-large-sorts).
   if (job.max_count >= kLargeSortMinCount && !device.is_software() && words == 1) {
     const BitonicTuning large{job.max_count >= kHugeSortMinCount ? 128u : 256u, 4, 1};
     const bool fits = large.workgroup_size >= (1u << min_wg_bits) && large.workgroup_size <= max_invocations &&

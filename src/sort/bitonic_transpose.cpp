@@ -116,7 +116,7 @@ class Recording {
   std::uint32_t b_bits_;
 };
 
-class BitonicTranspose final : public Algorithm {
+class BitonicTranspose final : public SimpleAlgorithm {
  public:
   SortAlgorithm id() const override { return SortAlgorithm::bitonic_transpose; }
   bool stable() const override { return false; }

@@ -17,11 +17,9 @@ const Algorithm* lookup(SortAlgorithm id) {
   }
 }
 
-// Up to this many elements `automatic` uses bitonic sort, above it radix sort. Measured per
-// device class; see BENCHMARKS.md and docs/perf-notes.md. NVIDIA's radix tiles for small sorts
-// (thirteenth session) moved its crossover down: at 2^14 keys radix is ahead on an H100 (a tie
-// for keys alone, 6% for pairs) and on an H200 (0.050 against 0.056 ms), bitonic at 2^13. Other
-// GPUs keep the earlier crossover, measured before those tiles.
+// Up to this many elements `automatic` uses bitonic sort, above it radix sort, per device class:
+// NVIDIA's small radix tiles bring its crossover lower than other GPUs'
+// (docs/perf-notes.md#the-auto-crossover).
 std::uint64_t radix_crossover(const DeviceInfo& device) {
   if (device.is_software()) return 1u << 12;
   return device.vendor_id == kVendorNvidia ? (1u << 13) : (1u << 14);
@@ -44,6 +42,31 @@ bool available(SortAlgorithm algorithm) {
 }
 
 bool radix_algorithm_available() { return lookup(SortAlgorithm::radix) != nullptr; }
+
+namespace {
+// An algorithm's plan that asks the algorithm itself.
+class SimplePlan final : public SortPlan {
+ public:
+  SimplePlan(const SimpleAlgorithm& algorithm, std::uint64_t temporary_bytes)
+      : algorithm_(algorithm), temporary_bytes_(temporary_bytes) {}
+  std::uint64_t temporary_bytes() const override { return temporary_bytes_; }
+  void record(Context& ctx, Recorder& r, const Job& job) const override { algorithm_.record(ctx, r, job); }
+
+ private:
+  const SimpleAlgorithm& algorithm_;
+  std::uint64_t temporary_bytes_;
+};
+}  // namespace
+
+std::unique_ptr<SortPlan> SimpleAlgorithm::plan(const DeviceInfo& device, const SortDesc& desc,
+                                                const RadixPolicyEdit&) const {
+  return std::make_unique<SimplePlan>(*this, temporary_bytes(device, desc));
+}
+
+PlannedSort plan_sort(const DeviceInfo& device, const SortDesc& desc, const RadixPolicyEdit& edit) {
+  const Algorithm& algorithm = choose(device, desc);
+  return {desc, &algorithm, algorithm.plan(device, desc, edit)};
+}
 
 const Algorithm& choose(const DeviceInfo& device, const SortDesc& desc) {
   SortAlgorithm id = desc.options.algorithm;

@@ -50,7 +50,7 @@ Kernels kernels(Context& ctx, const Job& job) {
           tile};
 }
 
-class OddEven final : public Algorithm {
+class OddEven final : public SimpleAlgorithm {
  public:
   SortAlgorithm id() const override { return SortAlgorithm::odd_even; }
   bool stable() const override { return true; }

@@ -22,7 +22,7 @@ void check_count(std::uint64_t count) {
   }
 }
 
-sorting::Job make_job(const SortDesc& desc, const SortBuffers& b, std::uint64_t temporary_bytes) {
+sorting::Job make_job(const SortDesc& desc, const SortBuffers& b) {
   sorting::Job job;
   job.key_type = desc.key_type;
   job.value_type = desc.value_type;
@@ -32,7 +32,6 @@ sorting::Job make_job(const SortDesc& desc, const SortBuffers& b, std::uint64_t 
   job.keys = {b.keys.buffer, Access::read_write, b.keys.offset};
   job.values = {b.values.buffer, Access::read_write, b.values.offset};
   job.temporary = {b.temporary.buffer, Access::read_write, b.temporary.offset + kScratchOffset};
-  job.temporary_bytes = temporary_bytes - kScratchOffset;
   job.temporary_is_clear = b.temporary_is_clear;
   return job;
 }
@@ -45,24 +44,33 @@ void check_desc(const SortDesc& desc, const SortBuffers& b) {
   }
 }
 
-void record_job(Context& ctx, Recorder& r, const SortDesc& desc, const sorting::Job& job) {
-  if (desc.max_count == 0) return;
-  sorting::choose(ctx.info(), desc).record(ctx, r, job);
+// Records a planned sort of exactly planned.desc.max_count elements, whose count the host knows.
+void record_planned(Context& ctx, Recorder& r, const sorting::PlannedSort& planned, const SortBuffers& buffers) {
+  sorting::Job job = make_job(planned.desc, buffers);
+  const std::uint64_t count = planned.desc.max_count;
+  if (planned.plan->clamps_count()) {
+    job.count = {ctx.state().count_ceiling.handle(), Access::read, 0, 4};
+  } else {
+    job.count = {buffers.temporary.buffer, Access::read, buffers.temporary.offset, 4};
+    r.fill_buffer(buffers.temporary.buffer, buffers.temporary.offset, 4, static_cast<std::uint32_t>(count));
+  }
+  planned.plan->record(ctx, r, job);
 }
 
 // Uploads keys (and values), sorts them with `desc`, downloads them.
 void sort_on_device(Context& ctx, const SortDesc& desc, void* keys, void* values, bool iota_values) {
   const std::uint64_t n = desc.max_count;
+  const sorting::PlannedSort planned = sorting::plan_sort(ctx.info(), desc);
   Buffer key_buffer = ctx.create_buffer(n * key_bytes(desc.key_type));
   Buffer value_buffer;
   if (desc.value_type != ValueType::none) value_buffer = ctx.create_buffer(n * value_bytes(desc.value_type));
-  Buffer temporary = ctx.create_buffer(sort_temporary_bytes(ctx, desc));
+  Buffer temporary = ctx.create_buffer(kScratchOffset + planned.plan->temporary_bytes());
   ctx.upload(key_buffer, keys, key_buffer.bytes());
   if (values && !iota_values) ctx.upload(value_buffer, values, value_buffer.bytes());
   const SortBuffers buffers{{key_buffer.handle()}, {value_buffer.handle()}, {temporary.handle()}};
   ctx.run([&](Recorder& r) {
     if (iota_values) sorting::record_iota(ctx, r, value_buffer, n);
-    sorting::record(ctx, r, desc, n, buffers);
+    record_planned(ctx, r, planned, buffers);
   });
   ctx.download(key_buffer, keys, key_buffer.bytes());
   if (values) ctx.download(value_buffer, values, value_buffer.bytes());
@@ -85,21 +93,30 @@ void record_iota(Context& ctx, Recorder& r, const Buffer& values, std::uint64_t 
   r.dispatch(p, {writes(values)}, count, groups_for(n, wg));
 }
 
-void record(Context& ctx, Recorder& r, const SortDesc& desc, std::uint64_t count, const SortBuffers& buffers) {
+void record(Context& ctx, Recorder& r, const SortDesc& desc, std::uint64_t count, const SortBuffers& buffers,
+            const RadixPolicyEdit& edit) {
   if (count > desc.max_count) throw Error("record_sort: count exceeds SortDesc::max_count");
   SortDesc exact = desc;
   exact.max_count = count;
   check_desc(exact, buffers);
   if (count == 0) return;
-  const Algorithm& algorithm = sorting::choose(ctx.info(), exact);
-  sorting::Job job = make_job(exact, buffers, sort_temporary_bytes(ctx, desc));
-  if (algorithm.clamps_count()) {
-    job.count = {ctx.state().count_ceiling.handle(), Access::read, 0, 4};
-  } else {
-    job.count = {buffers.temporary.buffer, Access::read, buffers.temporary.offset, 4};
-    r.fill_buffer(buffers.temporary.buffer, buffers.temporary.offset, 4, static_cast<std::uint32_t>(count));
-  }
-  algorithm.record(ctx, r, job);
+  record_planned(ctx, r, plan_sort(ctx.info(), exact, edit), buffers);
+}
+
+void record_indirect(Context& ctx, Recorder& r, const SortDesc& desc, BufferRange count, const SortBuffers& buffers,
+                     const RadixPolicyEdit& edit) {
+  check_desc(desc, buffers);
+  if (desc.max_count == 0) return;
+  const PlannedSort planned = plan_sort(ctx.info(), desc, edit);
+  Job job = make_job(desc, buffers);
+  job.count = {count.buffer, Access::read, count.offset, 4};
+  planned.plan->record(ctx, r, job);
+}
+
+std::uint64_t temporary_bytes(const DeviceInfo& device, const SortDesc& desc, const RadixPolicyEdit& edit) {
+  check_count(desc.max_count);
+  if (desc.max_count == 0) return kScratchOffset;
+  return kScratchOffset + plan_sort(device, desc, edit).plan->temporary_bytes();
 }
 }  // namespace sorting
 
@@ -153,11 +170,7 @@ std::size_t value_bytes(ValueType type) {
   return 0;
 }
 
-std::uint64_t sort_temporary_bytes(Context& ctx, const SortDesc& desc) {
-  check_count(desc.max_count);
-  if (desc.max_count == 0) return kScratchOffset;
-  return kScratchOffset + sorting::choose(ctx.info(), desc).temporary_bytes(ctx.info(), desc);
-}
+std::uint64_t sort_temporary_bytes(Context& ctx, const SortDesc& desc) { return sorting::temporary_bytes(ctx.info(), desc); }
 
 void record_sort(Context& ctx, VkCommandBuffer commands, const SortDesc& desc, std::uint64_t count,
                  const SortBuffers& buffers) {
@@ -167,11 +180,8 @@ void record_sort(Context& ctx, VkCommandBuffer commands, const SortDesc& desc, s
 
 void record_sort_indirect(Context& ctx, VkCommandBuffer commands, const SortDesc& desc, BufferRange count,
                           const SortBuffers& buffers) {
-  check_desc(desc, buffers);
   Recorder r(ctx.state(), commands);
-  sorting::Job job = make_job(desc, buffers, sort_temporary_bytes(ctx, desc));
-  job.count = {count.buffer, Access::read, count.offset, 4};
-  record_job(ctx, r, desc, job);
+  sorting::record_indirect(ctx, r, desc, count, buffers);
 }
 
 void sort(Context& ctx, KeyType type, void* keys, std::uint64_t count, const SortOptions& options) {

@@ -1,26 +1,100 @@
 // Radix-specific behaviour beyond the contract suite: both scan paths forced, passes skipped
 // when every key shares a digit, stability of 64-bit keys, sizes at tile edges, GPU-side counts.
+// Each test runs under a policy that it constructs: the device class's own in sort_tests, and in
+// radix_variant_tests (built with VKC_RADIX_VARIANTS) the variants of radix_variants.inc.
 #include <algorithm>
+#include <functional>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "core/loader.hpp"
 #include "core/recorder.hpp"
 #include "sort/algorithm.hpp"
+#include "sort/radix_policy.hpp"
 #include "sort/reference.hpp"
 #include "support/gpu_test.hpp"
 
 namespace vkc::test {
 namespace {
 
-class RadixSortTest : public GpuTest, public ::testing::WithParamInterface<RadixScan> {
+// A policy the tests construct: an edit of the device class's policy, and what the sort's
+// policy must show for the variant to have taken effect.
+struct RadixVariant {
+  const char* name;
+  sorting::RadixPolicyEdit edit;
+  std::function<bool(const sorting::RadixPolicy&)> took_effect;
+};
+
+struct RadixCase {
+  RadixScan scan;
+  const RadixVariant* variant;
+};
+
+// What CTest and failure messages show of a case (not its bytes, which hold a pointer).
+void PrintTo(const RadixCase& c, std::ostream* os) {
+  *os << c.variant->name << (c.scan == RadixScan::lookback ? "/lookback" : "/reduce_then_scan");
+}
+
+std::string radix_case_name(const ::testing::TestParamInfo<RadixCase>& info) {
+  return std::string(info.param.variant->name) + (info.param.scan == RadixScan::lookback ? "_Lookback" : "_ReduceThenScan");
+}
+
+class RadixSortTest : public GpuTest, public ::testing::WithParamInterface<RadixCase> {
  protected:
   SortOptions options(SortOrder order = SortOrder::ascending) const {
     SortOptions o;
     o.algorithm = SortAlgorithm::radix;
     o.order = order;
-    o.radix_scan = GetParam();
+    o.radix_scan = GetParam().scan;
     return o;
+  }
+
+  // Fails unless the policy that the sort of `desc` records shows the variant.
+  void expect_variant(const SortDesc& desc, std::uint64_t count) {
+    const RadixVariant& v = *GetParam().variant;
+    const sorting::RadixPolicy policy = sorting::radix_policy(ctx().info(), desc, count, v.edit);
+    ASSERT_TRUE(v.took_effect(policy)) << "variant " << v.name << " did not take effect";
+  }
+
+  // sort_temporary_bytes, record_sort and record_sort_indirect under the variant's policy.
+  std::uint64_t temporary_bytes(const SortDesc& desc) {
+    return sorting::temporary_bytes(ctx().info(), desc, GetParam().variant->edit);
+  }
+  void record(Recorder& r, const SortDesc& desc, std::uint64_t count, const SortBuffers& buffers) {
+    expect_variant(desc, count);
+    sorting::record(ctx(), r, desc, count, buffers, GetParam().variant->edit);
+  }
+  void record_indirect(Recorder& r, const SortDesc& desc, BufferRange count, const SortBuffers& buffers) {
+    expect_variant(desc, desc.max_count);
+    sorting::record_indirect(ctx(), r, desc, count, buffers, GetParam().variant->edit);
+  }
+
+  // vkc::sort and sort_pairs under the variant's policy: upload, record, download.
+  void sort_arrays(const SortDesc& desc, void* keys, void* values) {
+    const std::uint64_t n = desc.max_count;
+    Buffer key_buffer = ctx().create_buffer(n * key_bytes(desc.key_type));
+    Buffer value_buffer = ctx().create_buffer(std::max<std::uint64_t>(4, n * value_bytes(desc.value_type)));
+    Buffer temporary = ctx().create_buffer(temporary_bytes(desc));
+    ctx().upload(key_buffer, keys, key_buffer.bytes());
+    if (values) ctx().upload(value_buffer, values, n * value_bytes(desc.value_type));
+    SortBuffers buffers{{key_buffer.handle()}, {}, {temporary.handle()}};
+    if (values) buffers.values = {value_buffer.handle()};
+    ctx().run([&](Recorder& r) {
+      record(r, desc, n, buffers);
+      record_barrier_before_download(r.commands());
+    });
+    ctx().download(key_buffer, keys, key_buffer.bytes());
+    if (values) ctx().download(value_buffer, values, n * value_bytes(desc.value_type));
+  }
+  template <class K>
+  void sort_keys(std::span<K> keys, const SortOptions& o) {
+    sort_arrays({key_type_of<K>(), ValueType::none, keys.size(), o}, keys.data(), nullptr);
+  }
+  template <class K, class V>
+  void sort_key_values(std::span<K> keys, std::span<V> values, const SortOptions& o) {
+    sort_arrays({key_type_of<K>(), sizeof(V) == 4 ? ValueType::u32 : ValueType::u64, keys.size(), o}, keys.data(),
+                values.data());
   }
 
   // Sorts (key, index) pairs and checks keys and the exact stable permutation.
@@ -29,7 +103,7 @@ class RadixSortTest : public GpuTest, public ::testing::WithParamInterface<Radix
     auto keys = input;
     std::vector<std::uint32_t> values(input.size());
     std::iota(values.begin(), values.end(), 0u);
-    sort_pairs(ctx(), std::span<K>(keys), std::span<std::uint32_t>(values), options(order));
+    sort_key_values(std::span<K>(keys), std::span<std::uint32_t>(values), options(order));
     ASSERT_TRUE(keys_sorted(input, keys, order)) << "n=" << input.size();
     ASSERT_TRUE(permutation_sorts(input, values, order, true)) << "n=" << input.size();
   }
@@ -39,7 +113,7 @@ class RadixSortTest : public GpuTest, public ::testing::WithParamInterface<Radix
     auto keys = input;
     std::vector<std::uint64_t> values(input.size());
     for (std::size_t i = 0; i < values.size(); ++i) values[i] = (std::uint64_t{i} << 32) | 0x5EEDu;
-    sort_pairs(ctx(), std::span<std::uint32_t>(keys), std::span<std::uint64_t>(values), options(order));
+    sort_key_values(std::span<std::uint32_t>(keys), std::span<std::uint64_t>(values), options(order));
     ASSERT_TRUE(keys_sorted(input, keys, order)) << "n=" << input.size();
     std::vector<std::uint32_t> permutation(values.size());
     for (std::size_t i = 0; i < values.size(); ++i) {
@@ -52,7 +126,7 @@ class RadixSortTest : public GpuTest, public ::testing::WithParamInterface<Radix
   template <class K>
   void expect_sorted(const std::vector<K>& input, SortOrder order = SortOrder::ascending) {
     auto keys = input;
-    sort(ctx(), std::span<K>(keys), options(order));
+    sort_keys(std::span<K>(keys), options(order));
     ASSERT_TRUE(keys_sorted(input, keys, order)) << "n=" << input.size();
   }
 
@@ -64,7 +138,7 @@ class RadixSortTest : public GpuTest, public ::testing::WithParamInterface<Radix
                                                                         const std::vector<K>& input, std::size_t count,
                                                                         SortOrder order, bool with_values) {
     const SortDesc desc{key_type_of<K>(), with_values ? ValueType::u32 : ValueType::none, input.size(), options(order)};
-    EXPECT_LE(sort_temporary_bytes(ctx(), desc), temporary.bytes());
+    EXPECT_LE(temporary_bytes(desc), temporary.bytes());
     Buffer keys = ctx().create_buffer(input.size() * sizeof(K));
     Buffer values = ctx().create_buffer(input.size() * 4);
     std::vector<std::uint32_t> index(input.size());
@@ -74,7 +148,7 @@ class RadixSortTest : public GpuTest, public ::testing::WithParamInterface<Radix
     SortBuffers buffers{{keys.handle()}, {values.handle()}, {temporary.handle()}};
     buffers.temporary_is_clear = true;
     ctx().run([&](Recorder& r) {
-      record_sort(ctx(), r.commands(), desc, count, buffers);
+      record(r, desc, count, buffers);
       record_barrier_before_download(r.commands());
     });
     std::vector<K> out_keys(input.size());
@@ -142,7 +216,7 @@ TEST_P(RadixSortTest, SortsSixtyFourBitValuesWithSixtyFourBitKeys) {
   auto keys = input;
   std::vector<std::uint64_t> values(input.size());
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = (std::uint64_t{i} << 32) | 0xABCDu;
-  sort_pairs(ctx(), std::span<std::int64_t>(keys), std::span<std::uint64_t>(values), options(SortOrder::descending));
+  sort_key_values(std::span<std::int64_t>(keys), std::span<std::uint64_t>(values), options(SortOrder::descending));
   ASSERT_TRUE(keys_sorted(input, keys, SortOrder::descending));
   for (std::size_t i = 0; i < keys.size(); ++i) {
     ASSERT_EQ(values[i] & 0xFFFFFFFFu, 0xABCDu) << "value corrupted at " << i;
@@ -202,7 +276,7 @@ TEST_P(RadixSortTest, SortsKeysAloneOverAStaleTemporaryBuffer) {
     for (SortOrder order : {SortOrder::ascending, SortOrder::descending}) {
       const SortDesc desc{KeyType::u32, ValueType::none, input.size(), options(order)};
       Buffer keys = ctx().create_buffer(input.size() * 4);
-      Buffer temporary = ctx().create_buffer(sort_temporary_bytes(ctx(), desc));
+      Buffer temporary = ctx().create_buffer(temporary_bytes(desc));
       ctx().upload(keys, std::span<const std::uint32_t>(input));
       ctx().run([&](Recorder& r) {
         r.fill_buffer(temporary.handle(), 0, VK_WHOLE_SIZE, 0xFFFFFFFFu);
@@ -213,7 +287,7 @@ TEST_P(RadixSortTest, SortsKeysAloneOverAStaleTemporaryBuffer) {
                                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT |
                                      VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
                                  0, 1, &stale, 0, nullptr, 0, nullptr);
-        record_sort(ctx(), r.commands(), desc, input.size(), {{keys.handle()}, {}, {temporary.handle()}});
+        record(r, desc, input.size(), {{keys.handle()}, {}, {temporary.handle()}});
         record_barrier_before_download(r.commands());
       });
       std::vector<std::uint32_t> output(input.size());
@@ -226,10 +300,10 @@ TEST_P(RadixSortTest, SortsKeysAloneOverAStaleTemporaryBuffer) {
 TEST_P(RadixSortTest, WritesEveryKeyBackCanonicalWhenAllKeysAreEqual) {
   const float negative_nan = -std::numeric_limits<float>::quiet_NaN();
   std::vector<float> keys(5000, negative_nan);
-  sort(ctx(), std::span<float>(keys), options());
+  sort_keys(std::span<float>(keys), options());
   for (float k : keys) ASSERT_TRUE(std::isnan(k) && !std::signbit(k));
   std::vector<double> doubles(5000, -std::numeric_limits<double>::quiet_NaN());
-  sort(ctx(), std::span<double>(doubles), options());
+  sort_keys(std::span<double>(doubles), options());
   for (double k : doubles) ASSERT_TRUE(std::isnan(k) && !std::signbit(k));
   std::vector<std::uint64_t> same(3333, 0x0123456789ABCDEFull);
   expect_stable_pairs(same, SortOrder::descending);
@@ -273,7 +347,7 @@ TEST_P(RadixSortTest, SortsOnlyTheCountTheGpuHolds) {
     Buffer keys = ctx().create_buffer(max_n * 4);
     Buffer values = ctx().create_buffer(max_n * 4);
     Buffer count = ctx().create_buffer(4);
-    Buffer temporary = ctx().create_buffer(sort_temporary_bytes(ctx(), desc));
+    Buffer temporary = ctx().create_buffer(temporary_bytes(desc));
     std::vector<std::uint32_t> index(max_n);
     std::iota(index.begin(), index.end(), 0u);
     ctx().upload(keys, std::span<const std::uint32_t>(input));
@@ -281,7 +355,7 @@ TEST_P(RadixSortTest, SortsOnlyTheCountTheGpuHolds) {
     const std::uint32_t n32 = static_cast<std::uint32_t>(n);
     ctx().upload(count, &n32, 4);
     ctx().run([&](Recorder& r) {
-      record_sort_indirect(ctx(), r.commands(), desc, {count.handle()}, {{keys.handle()}, {values.handle()}, {temporary.handle()}});
+      record_indirect(r, desc, {count.handle()}, {{keys.handle()}, {values.handle()}, {temporary.handle()}});
       record_barrier_before_download(r.commands());
     });
     std::vector<std::uint32_t> out_keys(max_n), out_values(max_n);
@@ -309,7 +383,7 @@ TEST_P(RadixSortTest, SortsOneAfterAnotherOverATemporaryBufferKeptClear) {
   std::uint64_t bytes = 0;
   for (KeyType key : {KeyType::u32, KeyType::f32, KeyType::u64}) {
     for (ValueType value : {ValueType::none, ValueType::u32}) {
-      bytes = std::max(bytes, sort_temporary_bytes(ctx(), {key, value, n, options()}));
+      bytes = std::max(bytes, temporary_bytes({key, value, n, options()}));
     }
   }
   Buffer temporary = ctx().create_buffer(bytes);
@@ -331,7 +405,7 @@ TEST_P(RadixSortTest, LeavesTheKeysAloneOverATemporaryBufferWronglyMarkedClear) 
   auto rng = rng_for_current_test();
   const auto input = make_keys<std::uint32_t>(40000, Dist::uniform, rng);
   const SortDesc desc{KeyType::u32, ValueType::u32, input.size(), options()};
-  Buffer temporary = ctx().create_buffer(sort_temporary_bytes(ctx(), desc));
+  Buffer temporary = ctx().create_buffer(temporary_bytes(desc));
   for (std::uint32_t stale : {0xFFFFFFFFu, 0x00000001u, 0x9E3779B9u}) {
     ctx().run([&](Recorder& r) { r.fill_buffer(temporary.handle(), 0, VK_WHOLE_SIZE, stale); });
     const auto [keys, values] = sort_over_clear(temporary, input, input.size(), SortOrder::ascending, true);
@@ -352,6 +426,8 @@ DeviceInfo nvidia_like_device() {
   d.max_workgroup_invocations = 1024;
   d.max_workgroup_size = {1024, 1024, 64};
   d.max_workgroup_count = {2147483647u, 65535, 65535};
+  d.subgroup_operations = {"basic", "vote", "arithmetic", "ballot", "shuffle"};
+  d.vulkan_memory_model_device_scope = true;
   return d;
 }
 
@@ -361,7 +437,6 @@ DeviceInfo nvidia_like_device() {
 // tile class (2^18 keys in 3,072-key tiles against 2^18 + 1 in 8,192-key tiles).
 TEST(RadixTemporaryBytes, NeverShrinkAsMaxCountGrows) {
   const DeviceInfo device = nvidia_like_device();
-  const sorting::Algorithm& radix = *sorting::radix_algorithm();
   for (KeyType key : {KeyType::u32, KeyType::u64}) {
     for (ValueType value : {ValueType::none, ValueType::u32, ValueType::u64}) {
       std::uint64_t previous = 0;
@@ -369,7 +444,7 @@ TEST(RadixTemporaryBytes, NeverShrinkAsMaxCountGrows) {
         for (std::uint64_t n = base - 2; n <= base + 2; ++n) {
           SortDesc desc{key, value, n, {}};
           desc.options.algorithm = SortAlgorithm::radix;
-          const std::uint64_t bytes = radix.temporary_bytes(device, desc);
+          const std::uint64_t bytes = sorting::temporary_bytes(device, desc);
           EXPECT_GE(bytes, previous) << to_string(key) << " keys, value bytes " << value_bytes(value) << ", n=" << n;
           previous = bytes;
         }
@@ -378,12 +453,15 @@ TEST(RadixTemporaryBytes, NeverShrinkAsMaxCountGrows) {
   }
 }
 
-std::string scan_name(const ::testing::TestParamInfo<RadixScan>& info) {
-  return info.param == RadixScan::lookback ? "Lookback" : "ReduceThenScan";
-}
+const RadixVariant kDeviceClassPolicy{"DeviceClass", {}, [](const sorting::RadixPolicy&) { return true; }};
 
-INSTANTIATE_TEST_SUITE_P(Scan, RadixSortTest, ::testing::Values(RadixScan::lookback, RadixScan::reduce_then_scan),
-                         scan_name);
+#ifdef VKC_RADIX_VARIANTS
+#include "sort/radix_variants.inc"
+#else
+INSTANTIATE_TEST_SUITE_P(Scan, RadixSortTest,
+                         ::testing::Values(RadixCase{RadixScan::lookback, &kDeviceClassPolicy},
+                                           RadixCase{RadixScan::reduce_then_scan, &kDeviceClassPolicy}),
+                         radix_case_name);
 
 class RadixLimits : public GpuTest {};
 
@@ -396,5 +474,6 @@ TEST_F(RadixLimits, LookbackRefusesCountsFromTwoToTheThirty) {
   EXPECT_GT(sort_temporary_bytes(ctx(), desc), (1ull << 30) * 4);
 }
 
+#endif
 }  // namespace
 }  // namespace vkc::test

@@ -1,7 +1,7 @@
 // Counts every digit of every radix pass in one read of the keys (per-workgroup histograms in
 // shared memory, added to the state), zeroes the first look-back table, and lets the last
 // workgroup to finish prepare the passes (radix_prepare.glsl): one dispatch, where a separate
-// prepare kernel cost the sort one more barrier and dependent dispatch (~5.5 us on an H100).
+// prepare kernel costs one more barrier and dependent dispatch (docs/perf-notes.md#radix-histogram).
 //
 // With TILE_TABLE, the keys are read in chunks of the scatter's tiles, and pass 0's digits are
 // also counted per tile into its tile table (state[first_table + digit * tiles + tile]): pass 0
@@ -18,18 +18,20 @@
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_EXT_control_flow_attributes : require
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint ITEMS = 16;     // keys per invocation in a chunk of WG * ITEMS
-layout(constant_id = 2) const uint KEY_WORDS = 1;
-layout(constant_id = 3) const uint KEY_KIND = 0;
-layout(constant_id = 4) const bool DESCENDING = false;
-layout(constant_id = 5) const uint PASSES = 4;
-layout(constant_id = 6) const uint MAX_SUBGROUPS = 64;  // workgroup size / smallest subgroup size
-layout(constant_id = 7) const bool TILE_TABLE = true;   // chunks are the scatter's tiles; count pass 0's per tile
-layout(constant_id = 8) const uint DOUBLES = 0;         // 0: keys as they are; 1, 2: doubles, ascending or descending
-layout(constant_id = 9) const bool VECTOR_LOADS = false;  // chunks read as uvec4 (not with TILE_TABLE or DOUBLES)
-layout(constant_id = 10) const bool INTERLEAVED_PASSES = false;  // split keys, or 32-bit pairs, stay interleaved between passes (radix_prepare.glsl)
-layout(constant_id = 11) const uint PAIRED_FROM = 0;             // 32-bit pairs: the least count kept interleaved
+#include "radix_layout.h"
+
+layout(local_size_x_id = RADIX_SC_WORKGROUP) in;
+layout(constant_id = RADIX_HISTOGRAM_ITEMS) const uint ITEMS = 16;  // keys per invocation in a chunk of WG * ITEMS
+layout(constant_id = RADIX_HISTOGRAM_KEY_WORDS) const uint KEY_WORDS = 1;
+layout(constant_id = RADIX_HISTOGRAM_KEY_KIND) const uint KEY_KIND = 0;
+layout(constant_id = RADIX_HISTOGRAM_DESCENDING) const bool DESCENDING = false;
+layout(constant_id = RADIX_HISTOGRAM_PASSES) const uint PASSES = 4;
+layout(constant_id = RADIX_HISTOGRAM_MAX_SUBGROUPS) const uint MAX_SUBGROUPS = 64;
+layout(constant_id = RADIX_HISTOGRAM_TILE_TABLE) const bool TILE_TABLE = true;
+layout(constant_id = RADIX_HISTOGRAM_DOUBLES) const uint DOUBLES = 0;
+layout(constant_id = RADIX_HISTOGRAM_VECTOR_LOADS) const bool VECTOR_LOADS = false;
+layout(constant_id = RADIX_HISTOGRAM_INTERLEAVED_PASSES) const bool INTERLEAVED_PASSES = false;  // radix_prepare.glsl
+layout(constant_id = RADIX_HISTOGRAM_PAIRED_FROM) const uint PAIRED_FROM = 0;
 #define WORKGROUP_SCAN_MAX_SUBGROUPS MAX_SUBGROUPS
 
 #include "grid.glsl"
@@ -41,15 +43,7 @@ layout(std430, binding = 1) buffer Keys { uint keys[]; };
 // The same keys, 16 bytes at a time (VECTOR_LOADS: the host binds them at a 16-byte offset).
 layout(std430, binding = 1) readonly buffer KeyVectors { uvec4 key_vectors[]; };
 layout(std430, binding = 2) buffer State { uint state[]; };
-layout(push_constant) uniform Push {
-  uint max_count;
-  uint table_words;     // look-back table 0's words (zeroed here), 0 for reduce-then-scan
-  uint grid_x, grid_y;  // a running pass's scatter grid, as the host splits its tiles
-  uint copy_x, copy_y;  // copy_back's grid, when the data ends in the B buffers
-  uint copying_pass;    // 1: no copy_back is recorded; an odd count of running passes gets a copying pass
-  uint tiles;           // TILE_TABLE: tiles for max_count, the stride of the tile table
-  uint first_table;     // TILE_TABLE: the first word of pass 0's tile table
-} pc;
+layout(push_constant) uniform Push { RADIX_HISTOGRAM_PUSH_FIELDS } pc;
 
 const uint WG = gl_WorkGroupSize.x;
 const uint CHUNK = WG * ITEMS;
@@ -161,8 +155,7 @@ void flush_tile(uint tile, uint side) {
 // global histogram, with relaxed device-scope atomics. The loop takes the chunks from the last one
 // down: whatever wrote the keys front to back (the caller's producer, or its copy of them) left
 // their tail in L2, which is read first here, and the head, which pass 0's first tiles read, is
-// read last (H100, 2026-11-26: u32 keys 0.455 against 0.461 ms at 2^24; a tie at 2^26 and for
-// pairs, whose values the caller wrote after the keys).
+// read last (docs/perf-notes.md#radix-histogram).
 void count_digits(uint n) {
   const uint lid = gl_LocalInvocationIndex;
   for (uint i = lid; i < PASSES * RADIX; i += WG) s_hist[i] = 0u;
@@ -229,5 +222,5 @@ void main() {
   const uint n = min(count_value, pc.max_count);
   clear_first_table();
   count_digits(n);
-  if (finished_last()) prepare_passes(n, uvec2(pc.grid_x, pc.grid_y), uvec2(pc.copy_x, pc.copy_y), pc.copying_pass != 0u);
+  if (finished_last()) prepare_passes(n, uvec2(pc.grid_x, pc.grid_y));
 }

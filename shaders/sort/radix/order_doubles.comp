@@ -6,8 +6,10 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const bool DESCENDING = false;
+#include "radix_layout.h"
+
+layout(local_size_x_id = RADIX_SC_WORKGROUP) in;
+layout(constant_id = RADIX_ORDER_DOUBLES_DESCENDING) const bool DESCENDING = false;
 
 #include "grid.glsl"
 #include "keys.glsl"

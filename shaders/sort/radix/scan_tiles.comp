@@ -7,10 +7,12 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_EXT_control_flow_attributes : require
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint ITEMS = 8;           // counts per invocation per round
-layout(constant_id = 2) const uint MAX_SUBGROUPS = 64;
-layout(constant_id = 3) const uint TILE = 4096;         // keys per tile of the scatter
+#include "radix_layout.h"
+
+layout(local_size_x_id = RADIX_SC_WORKGROUP) in;
+layout(constant_id = RADIX_SCAN_TILES_ITEMS) const uint ITEMS = 8;
+layout(constant_id = RADIX_SCAN_TILES_MAX_SUBGROUPS) const uint MAX_SUBGROUPS = 64;
+layout(constant_id = RADIX_SCAN_TILES_TILE) const uint TILE = 4096;
 #define RADIX_STATE_ONLY
 #define WORKGROUP_SCAN_MAX_SUBGROUPS MAX_SUBGROUPS
 
@@ -20,12 +22,7 @@ layout(constant_id = 3) const uint TILE = 4096;         // keys per tile of the 
 
 layout(std430, binding = 0) readonly buffer Count { uint count_value; };
 layout(std430, binding = 1) buffer State { uint state[]; };
-layout(push_constant) uniform Push {
-  uint pass;
-  uint tiles;      // tiles for max_count: the stride of the tile table
-  uint max_count;
-  uint table;      // the tile table's first word
-} pc;
+layout(push_constant) uniform Push { RADIX_PASS_PUSH_FIELDS } pc;
 
 const uint WG = gl_WorkGroupSize.x;
 

@@ -4,11 +4,13 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint ITEMS = 16;  // the scatter's tile is WG * ITEMS keys
-layout(constant_id = 2) const uint KEY_WORDS = 1;
-layout(constant_id = 3) const uint KEY_KIND = 0;
-layout(constant_id = 4) const bool DESCENDING = false;
+#include "radix_layout.h"
+
+layout(local_size_x_id = RADIX_SC_WORKGROUP) in;
+layout(constant_id = RADIX_UPSWEEP_ITEMS) const uint ITEMS = 16;
+layout(constant_id = RADIX_UPSWEEP_KEY_WORDS) const uint KEY_WORDS = 1;
+layout(constant_id = RADIX_UPSWEEP_KEY_KIND) const uint KEY_KIND = 0;
+layout(constant_id = RADIX_UPSWEEP_DESCENDING) const bool DESCENDING = false;
 
 #include "grid.glsl"
 #include "radix.glsl"
@@ -17,12 +19,7 @@ layout(std430, binding = 0) readonly buffer Count { uint count_value; };
 layout(std430, binding = 1) readonly buffer KeysA { uint keys_a[]; };
 layout(std430, binding = 2) readonly buffer KeysB { uint keys_b[]; };
 layout(std430, binding = 3) buffer State { uint state[]; };
-layout(push_constant) uniform Push {
-  uint pass;
-  uint tiles;      // tiles for max_count: the stride of the tile table
-  uint max_count;
-  uint table;      // the tile table's first word
-} pc;
+layout(push_constant) uniform Push { RADIX_PASS_PUSH_FIELDS } pc;
 
 const uint WG = gl_WorkGroupSize.x;
 const uint TILE = WG * ITEMS;
