@@ -6,7 +6,7 @@
 //   memset <bytes> <start ns> <duration ns>
 // It splits a peer's timed region into its kernels (CUB's radix sort: the histogram, the exclusive
 // sum, one onesweep kernel per pass), so that each can be set beside the matching step of ours
-// (VKC_RADIX_STEPS); kernel_times.py summarises the file. The program itself is not changed.
+// (probe-radix --policy steps=N); kernel_times.py summarises the file. The program itself is not changed.
 #include <cupti.h>
 
 #include <cstdio>
