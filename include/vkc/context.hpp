@@ -1,11 +1,12 @@
 // vkc::Context: the Vulkan device a program computes on, its compute queue, and its buffers.
 //
-// A Context either owns a Vulkan instance and one logical device with one compute queue
-// (Context(ContextOptions)), or adopts an engine's own instance, device and queue
-// (Context(AdoptedDevice), below), which it never destroys. Either way it owns a command pool,
-// a fence and a cache of compute pipelines. Every object it hands out (Buffer, TimestampPool)
-// is a move-only owner that must not outlive it. A Context is not thread-safe: use one per
-// thread, or guard it.
+// A Context either owns a Vulkan instance and one logical device with a compute queue and, where
+// the device has one, a second queue for host transfers (Context(ContextOptions)), or adopts an
+// engine's own instance, device and queue (Context(AdoptedDevice), below), which it never
+// destroys. Either way it owns command pools, timeline semaphores, a cache of compute pipelines
+// and the memory that host transfers reuse (staging buffers, a few threads that fill them).
+// Every object it hands out (Buffer, TimestampPool) is a move-only owner that must not outlive
+// it. A Context is not thread-safe: use one per thread, or guard it.
 //
 // The Vulkan loader (libvulkan.so.1) is opened at run time, so a program linked with vkc
 // starts on a machine without Vulkan and reports that as an Error.
@@ -16,6 +17,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -66,6 +68,7 @@ struct DeviceInfo {
   std::array<std::uint32_t, 3> max_workgroup_count{};
   std::uint64_t max_storage_buffer_range = 0;     ///< the largest buffer one binding can see
   std::uint64_t max_allocation_bytes = 0;         ///< maxMemoryAllocationSize
+  std::uint64_t host_import_alignment = 0;        ///< VK_EXT_external_memory_host's; 0: cannot import
   std::vector<Heap> heaps;
   float timestamp_period_ns = 0;                  ///< nanoseconds per timestamp tick
   std::uint32_t timestamp_valid_bits = 0;         ///< 0: the compute queue has no timestamps
@@ -81,6 +84,32 @@ struct DeviceInfo {
 /// Lists every Vulkan device the loader reports. Throws Error when no loader can be opened.
 std::vector<DeviceInfo> enumerate_devices();
 
+/// A host array that is not one block of memory (a file, a socket, a generator), in pieces:
+/// HostRead fills `dst` with the array's bytes [offset, offset + bytes); HostWrite takes them
+/// from `src`. vkc calls them from several threads at once, for disjoint ranges in no
+/// particular order; an exception thrown by one ends the operation and is rethrown.
+using HostRead = std::function<void(std::uint64_t offset, void* dst, std::uint64_t bytes)>;
+using HostWrite = std::function<void(std::uint64_t offset, const void* src, std::uint64_t bytes)>;
+
+/// How the convenient functions that take host arrays (sort, sort_pairs, argsort, upload,
+/// download) move them to and from the device.
+enum class HostPath {
+  automatic,  ///< the path measured fastest for the device (docs/perf-notes.md#host-path)
+  staged,     ///< through the Context's pinned staging buffers, filled and drained by several
+              ///< threads while the device copies the previous chunk
+  imported,   ///< sort functions import the caller's memory (VK_EXT_external_memory_host) and the
+              ///< device copies it directly; staged where the device or that memory cannot import
+};
+
+struct HostTransferOptions {
+  HostPath path = HostPath::automatic;
+  /// Threads that fill and drain staging buffers, the caller's included; 0: up to 8, by the
+  /// machine's cores.
+  unsigned threads = 0;
+  /// Bytes of each staging buffer (each thread has two); 0: the device class's default.
+  std::uint64_t chunk_bytes = 0;
+};
+
 struct ContextOptions {
   /// Which device: an index into enumerate_devices() or a case-insensitive substring of its
   /// name. Empty: the VKC_DEVICE environment variable, else the first discrete GPU, else the
@@ -92,17 +121,20 @@ struct ContextOptions {
   bool validation = false;
   /// Suppresses the note on stderr when the choice falls back to a CPU device.
   bool quiet = false;
+  /// How host arrays travel; see HostTransferOptions.
+  HostTransferOptions host_transfer;
 };
 
 /// What a VkDevice must enable for vkc to run on it, for engines that create the device
 /// themselves and then adopt it (Context(AdoptedDevice)). It is exactly what a Context that
 /// creates its own device enables: features the device offers and vkc's shaders may use
 /// (64-bit integers and floats, the Vulkan memory model with device scope, subgroup size
-/// control with full subgroups, ...), never one the device lacks. Enable at least these;
-/// more is fine. The instance must have been created with apiVersion 1.2 or later.
+/// control with full subgroups, timeline semaphores, ...), never one the device lacks. Enable
+/// at least these; more is fine. The instance must have been created with apiVersion 1.2 or
+/// later.
 struct DeviceRequirements {
-  /// Device extensions to enable (VK_KHR_push_descriptor, and
-  /// VK_EXT_subgroup_size_control on 1.2 devices that offer it). Static strings.
+  /// Device extensions to enable (VK_KHR_push_descriptor, VK_EXT_subgroup_size_control on 1.2
+  /// devices that offer it, VK_EXT_external_memory_host where offered). Static strings.
   std::vector<const char*> extensions;
   VkPhysicalDeviceFeatures features{};
   /// pNext is null; chain it yourself.
@@ -142,9 +174,18 @@ struct AdoptedDevice {
   std::uint32_t queue_family = 0;
   VkQueue queue = VK_NULL_HANDLE;
   VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
+  /// How host arrays travel. Host memory is never imported on an adopted device (vkc cannot
+  /// tell whether VK_EXT_external_memory_host was enabled): `imported` means staged there.
+  HostTransferOptions host_transfer;
 };
 
 class Context;
+class Buffer;
+
+namespace detail {
+struct ContextState;
+Buffer create_device_buffer(const ContextState& state, std::uint64_t bytes);
+}  // namespace detail
 
 /// A device-local storage buffer. Move-only; freed when destroyed.
 class Buffer {
@@ -161,17 +202,13 @@ class Buffer {
   explicit operator bool() const { return buffer_ != VK_NULL_HANDLE; }
 
  private:
-  friend class Context;
+  friend Buffer detail::create_device_buffer(const detail::ContextState&, std::uint64_t);
   void release() noexcept;
   VkDevice device_ = VK_NULL_HANDLE;
   VkBuffer buffer_ = VK_NULL_HANDLE;
   VkDeviceMemory memory_ = VK_NULL_HANDLE;
   std::uint64_t bytes_ = 0;
 };
-
-namespace detail {
-struct ContextState;
-}
 
 /// An opaque handle to the command buffer that Context::run records, with the barriers the
 /// library places between its own commands. Its definition is not public: a Recorder is only
@@ -201,8 +238,8 @@ class Context {
   /// allocation, or the device-local heap.
   Buffer create_buffer(std::uint64_t bytes);
 
-  /// Host-to-device and device-to-host copies through a staging buffer; both wait for the
-  /// transfer to finish. Ranges must lie inside the buffer.
+  /// Host-to-device and device-to-host copies through the Context's staging buffers; both wait
+  /// for the transfer to finish. Ranges must lie inside the buffer.
   void upload(const Buffer& dst, const void* src, std::uint64_t bytes, std::uint64_t dst_offset = 0);
   void download(const Buffer& src, void* dst, std::uint64_t bytes, std::uint64_t src_offset = 0);
 
@@ -232,6 +269,12 @@ class Context {
     }
     submit_and_wait();
   }
+
+  /// Frees the memory the Context keeps between calls: the device buffers that the convenient
+  /// sort functions reuse, and the pinned staging buffers. They come back, as large as needed,
+  /// on the next call that needs them. The Context also frees them by itself, and retries once,
+  /// when an allocation fails for lack of memory.
+  void release_cached_memory();
 
   /// Every message the validation layer emitted since the last call, which clears them (always
   /// empty for an adopted device, whose messages go to the engine's messenger).

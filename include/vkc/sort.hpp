@@ -103,6 +103,12 @@ constexpr ValueType value_type_of() {
 
 // ---------------------------------------------------------------------------------------------
 // The convenient API: host arrays in, sorted host arrays out (upload, sort, download).
+//
+// The Context keeps the device buffers and pinned staging buffers of these calls for the next
+// one (Context::release_cached_memory frees them), and moves host data in chunks that several
+// threads copy while the device moves the previous ones, or imports the caller's memory where
+// ContextOptions::host_transfer asks for it. Every call returns when its results are in host
+// memory; the arrays must not be touched by other threads meanwhile.
 
 /// Sorts keys in place on the GPU, keys-only, by the order contract.
 void sort(Context& ctx, KeyType type, void* keys, std::uint64_t count, const SortOptions& options = {});
@@ -115,6 +121,17 @@ void sort_pairs(Context& ctx, KeyType key_type, void* keys, ValueType value_type
 /// stable algorithm (radix, odd_even; `automatic` picks radix here) it is the stable permutation.
 std::vector<std::uint32_t> argsort(Context& ctx, KeyType type, const void* keys, std::uint64_t count,
                                    const SortOptions& options = {});
+
+/// Sorts the `count` keys that `keys_in` supplies and hands them, sorted, to `keys_out`, for
+/// arrays that are not in memory (HostRead, HostWrite in context.hpp). Every byte is read before
+/// any is written.
+void sort_streamed(Context& ctx, KeyType type, const HostRead& keys_in, const HostWrite& keys_out, std::uint64_t count,
+                   const SortOptions& options = {});
+
+/// sort_pairs for arrays that are not in memory, as sort_streamed.
+void sort_pairs_streamed(Context& ctx, KeyType key_type, const HostRead& keys_in, const HostWrite& keys_out,
+                         ValueType value_type, const HostRead& values_in, const HostWrite& values_out,
+                         std::uint64_t count, const SortOptions& options = {});
 
 template <class T>
 void sort(Context& ctx, std::span<T> keys, const SortOptions& options = {}) {

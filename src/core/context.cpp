@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <utility>
 
 #include "core/check.hpp"
@@ -115,15 +116,40 @@ std::vector<DeviceInfo> infos_of(const std::vector<VkPhysicalDevice>& devices) {
   return infos;
 }
 
-std::uint32_t compute_queue_family(VkPhysicalDevice physical, const std::string& name) {
+std::vector<VkQueueFamilyProperties> queue_families(VkPhysicalDevice physical) {
   std::uint32_t count = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
   std::vector<VkQueueFamilyProperties> families(count);
   vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
-  for (std::uint32_t i = 0; i < count; ++i) {
+  return families;
+}
+
+std::uint32_t compute_queue_family(VkPhysicalDevice physical, const std::string& name) {
+  const auto families = queue_families(physical);
+  for (std::uint32_t i = 0; i < families.size(); ++i) {
     if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) return i;
   }
   throw Error("'" + name + "' has no compute queue");
+}
+
+// Where host transfers go: a transfer-only family (the copy engines, beside compute), else a
+// second queue of the compute family, else none (they share the compute queue).
+struct QueueChoice {
+  std::uint32_t family = 0;
+  std::uint32_t index = 0;
+  bool separate = false;
+};
+
+QueueChoice transfer_queue_choice(VkPhysicalDevice physical, std::uint32_t compute_family) {
+  const auto families = queue_families(physical);
+  for (std::uint32_t i = 0; i < families.size(); ++i) {
+    const VkQueueFlags flags = families[i].queueFlags;
+    if ((flags & VK_QUEUE_TRANSFER_BIT) && !(flags & (VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT))) {
+      return {i, 0, true};
+    }
+  }
+  if (families[compute_family].queueCount >= 2) return {compute_family, 1, true};
+  return {compute_family, 0, false};
 }
 
 // VKC_PIPELINE_STATS=1 asks the driver for each pipeline's compiler statistics (registers,
@@ -135,7 +161,7 @@ bool wants_pipeline_statistics(VkPhysicalDevice physical) {
 }
 
 VkDevice create_device(VkInstance instance, VkPhysicalDevice physical, const DeviceInfo& info, std::uint32_t family,
-                       bool statistics) {
+                       QueueChoice transfer, bool statistics) {
   DeviceRequirements wanted = device_requirements(instance, physical);
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &wanted.vulkan12};
   features.features = wanted.features;
@@ -147,14 +173,19 @@ VkDevice create_device(VkInstance instance, VkPhysicalDevice physical, const Dev
     executable_info.pipelineExecutableInfo = VK_TRUE;
     features.pNext = &executable_info;
   }
-  const float priority = 1.0f;
-  VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-  queue.queueFamilyIndex = family;
-  queue.queueCount = 1;
-  queue.pQueuePriorities = &priority;
+  const float priorities[] = {1.0f, 1.0f};
+  std::vector<VkDeviceQueueCreateInfo> queues(1, {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO});
+  queues[0].queueFamilyIndex = family;
+  queues[0].queueCount = transfer.separate && transfer.family == family ? 2 : 1;
+  queues[0].pQueuePriorities = priorities;
+  if (transfer.separate && transfer.family != family) {
+    queues.push_back(queues[0]);
+    queues[1].queueFamilyIndex = transfer.family;
+    queues[1].queueCount = 1;
+  }
   VkDeviceCreateInfo create{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
-  create.queueCreateInfoCount = 1;
-  create.pQueueCreateInfos = &queue;
+  create.queueCreateInfoCount = static_cast<std::uint32_t>(queues.size());
+  create.pQueueCreateInfos = queues.data();
   create.enabledExtensionCount = static_cast<std::uint32_t>(wanted.extensions.size());
   create.ppEnabledExtensionNames = wanted.extensions.data();
   VkDevice device = VK_NULL_HANDLE;
@@ -172,8 +203,15 @@ void create_command_objects(detail::ContextState& s) {
   alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   alloc.commandBufferCount = 1;
   check(vkAllocateCommandBuffers(s.device, &alloc, &s.command_buffer), "vkAllocateCommandBuffers", s.info.name);
-  VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  check(vkCreateFence(s.device, &fence, nullptr, &s.fence), "vkCreateFence", s.info.name);
+  s.compute = std::make_unique<detail::TimelineQueue>(s.device, s.queue, s.queue_family, s.info.name);
+  if (s.buffer_families.empty()) s.buffer_families = {s.queue_family};
+}
+
+// The count word every radix sort of a host-known count binds (ContextState::count_ceiling).
+void create_count_ceiling(Context& ctx) {
+  ctx.state().count_ceiling = ctx.create_buffer(4);
+  const std::uint32_t ceiling = UINT32_MAX;
+  ctx.upload(ctx.state().count_ceiling, &ceiling, 4);
 }
 
 }  // namespace
@@ -185,9 +223,12 @@ ContextState::~ContextState() {
     // An adopted device's other queues are the engine's: its commands recorded by vkc are done
     // by contract (AdoptedDevice), and the Context's own submissions each waited.
     if (!adopted) vkDeviceWaitIdle(device);
+    transfers_.reset();  // waits for its own copies
     pipelines.clear();
     count_ceiling = Buffer();
-    if (fence) vkDestroyFence(device, fence, nullptr);
+    reusable.clear();
+    compute.reset();
+    transfer_only.reset();
     if (command_pool) vkDestroyCommandPool(device, command_pool, nullptr);
     if (!adopted) vkDestroyDevice(device, nullptr);
   }
@@ -208,6 +249,22 @@ std::uint32_t ContextState::memory_type(std::uint32_t type_bits, VkMemoryPropert
     }
   }
   throw Error("'" + info.name + "' has no memory type with the needed properties");
+}
+
+TransferEngine& ContextState::transfers() {
+  if (!transfers_) {
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned threads = host_transfer.threads ? host_transfer.threads : std::min(8u, cores);
+    const std::uint64_t default_chunk = info.is_software() ? (1u << 20) : (4u << 20);
+    const std::uint64_t chunk = host_transfer.chunk_bytes ? host_transfer.chunk_bytes : default_chunk;
+    transfers_ = std::make_unique<TransferEngine>(*this, transfer_queue(), threads, chunk);
+  }
+  return *transfers_;
+}
+
+void ContextState::release_cached_memory() {
+  if (transfers_) transfers_->release_staging();
+  reusable.clear();
 }
 
 }  // namespace detail
@@ -247,6 +304,11 @@ DeviceRequirements device_requirements(VkInstance instance, VkPhysicalDevice phy
     r.subgroup_size_control.subgroupSizeControl = size_control.subgroupSizeControl;
     r.subgroup_size_control.computeFullSubgroups = size_control.computeFullSubgroups;
   }
+  r.vulkan12.timelineSemaphore = VK_TRUE;  // core in 1.2: every 1.2 device has it
+  if (info.host_import_alignment) {
+    r.extensions.push_back(VK_KHR_EXTERNAL_MEMORY_EXTENSION_NAME);
+    r.extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+  }
   return r;
 }
 
@@ -277,12 +339,20 @@ Context::Context(const ContextOptions& options) : state_(std::make_unique<detail
   vkGetPhysicalDeviceMemoryProperties(s.physical, &s.memory);
   s.queue_family = compute_queue_family(s.physical, s.info.name);
   s.pipeline_statistics = wants_pipeline_statistics(s.physical);
-  s.device = create_device(s.instance, s.physical, s.info, s.queue_family, s.pipeline_statistics);
+  const QueueChoice transfer = transfer_queue_choice(s.physical, s.queue_family);
+  s.device = create_device(s.instance, s.physical, s.info, s.queue_family, transfer, s.pipeline_statistics);
   vkGetDeviceQueue(s.device, s.queue_family, 0, &s.queue);
+  s.buffer_families = {s.queue_family};
+  if (transfer.separate) {
+    VkQueue queue = VK_NULL_HANDLE;
+    vkGetDeviceQueue(s.device, transfer.family, transfer.index, &queue);
+    s.transfer_only = std::make_unique<detail::TimelineQueue>(s.device, queue, transfer.family, s.info.name);
+    if (transfer.family != s.queue_family) s.buffer_families.push_back(transfer.family);
+  }
+  s.host_transfer = options.host_transfer;
+  s.can_import_host_memory = s.info.host_import_alignment != 0;
   create_command_objects(s);
-  s.count_ceiling = create_buffer(4);
-  const std::uint32_t ceiling = UINT32_MAX;
-  upload(s.count_ceiling, &ceiling, 4);
+  create_count_ceiling(*this);
 }
 
 Context::Context(const AdoptedDevice& adopted) : state_(std::make_unique<detail::ContextState>()) {
@@ -300,21 +370,17 @@ Context::Context(const AdoptedDevice& adopted) : state_(std::make_unique<detail:
   s.physical = adopted.physical_device;
   s.info = detail::query_device_info(s.physical, static_cast<std::uint32_t>(found - devices.begin()));
   vkGetPhysicalDeviceMemoryProperties(s.physical, &s.memory);
-  std::uint32_t count = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(s.physical, &count, nullptr);
-  std::vector<VkQueueFamilyProperties> families(count);
-  vkGetPhysicalDeviceQueueFamilyProperties(s.physical, &count, families.data());
-  if (adopted.queue_family >= count || !(families[adopted.queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT)) {
+  const auto families = queue_families(s.physical);
+  if (adopted.queue_family >= families.size() || !(families[adopted.queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT)) {
     throw Error("queue family " + std::to_string(adopted.queue_family) + " of '" + s.info.name + "' has no compute");
   }
   s.queue_family = adopted.queue_family;
   s.device = adopted.device;
   s.queue = adopted.queue;
   s.pipeline_cache = adopted.pipeline_cache;
+  s.host_transfer = adopted.host_transfer;
   create_command_objects(s);
-  s.count_ceiling = create_buffer(4);
-  const std::uint32_t ceiling = UINT32_MAX;
-  upload(s.count_ceiling, &ceiling, 4);
+  create_count_ceiling(*this);
 }
 
 Context::~Context() = default;
@@ -355,12 +421,9 @@ void Context::submit_and_wait() {
   s.recorder->finish_for_host();
   s.recorder.reset();
   check(vkEndCommandBuffer(s.command_buffer), "vkEndCommandBuffer", s.info.name);
-  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &s.command_buffer;
-  check(vkResetFences(s.device, 1, &s.fence), "vkResetFences", s.info.name);
-  check(vkQueueSubmit(s.queue, 1, &submit, s.fence), "vkQueueSubmit", s.info.name);
-  check(vkWaitForFences(s.device, 1, &s.fence, VK_TRUE, UINT64_MAX), "vkWaitForFences", s.info.name);
+  s.compute->wait(s.compute->submit(s.command_buffer, std::exchange(s.uploaded, {})));
 }
+
+void Context::release_cached_memory() { state_->release_cached_memory(); }
 
 }  // namespace vkc

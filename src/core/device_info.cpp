@@ -99,7 +99,11 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, std::uint32_t index) {
   VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES, &subgroup};
   VkPhysicalDeviceMaintenance3Properties maintenance3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES,
                                                       &driver};
-  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &maintenance3};
+  const bool host_import = has_extension(physical, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+  VkPhysicalDeviceExternalMemoryHostPropertiesEXT import_props{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT, &maintenance3};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                    host_import ? static_cast<void*>(&import_props) : &maintenance3};
   vkGetPhysicalDeviceProperties2(physical, &props);
   const VkPhysicalDeviceLimits& limits = props.properties.limits;
 
@@ -136,6 +140,7 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, std::uint32_t index) {
   std::copy_n(limits.maxComputeWorkGroupCount, 3, info.max_workgroup_count.begin());
   info.max_storage_buffer_range = limits.maxStorageBufferRange;
   info.max_allocation_bytes = maintenance3.maxMemoryAllocationSize;
+  info.host_import_alignment = host_import ? import_props.minImportedHostPointerAlignment : 0;
   info.timestamp_period_ns = limits.timestampPeriod;
   info.timestamp_valid_bits = timestamp_bits(physical);
   info.shader_int64 = features.features.shaderInt64;

@@ -60,6 +60,10 @@ namespace vkc::vk {
   X(vkResetFences)                         \
   X(vkWaitForFences)                       \
   X(vkQueueSubmit)                         \
+  X(vkCreateSemaphore)                     \
+  X(vkDestroySemaphore)                    \
+  X(vkWaitSemaphores)                      \
+  X(vkGetMemoryHostPointerPropertiesEXT)   \
   X(vkCreateQueryPool)                     \
   X(vkDestroyQueryPool)                    \
   X(vkGetQueryPoolResults)                 \

@@ -33,13 +33,29 @@ void check_buffer_size(const DeviceInfo& info, std::uint64_t bytes) {
   }
 }
 
-// A buffer of `bytes` bound to fresh memory of the given properties; fills the raw handles.
-void allocate(const detail::ContextState& s, std::uint64_t bytes, VkBufferUsageFlags usage,
-              VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred, VkBuffer& buffer, VkDeviceMemory& memory) {
+void check_range(const Buffer& b, std::uint64_t offset, std::uint64_t bytes, const char* what) {
+  if (offset > b.bytes() || bytes > b.bytes() - offset) {
+    throw Error(std::string(what) + " of " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) +
+                " does not fit a buffer of " + std::to_string(b.bytes()) + " bytes");
+  }
+}
+
+}  // namespace
+
+namespace detail {
+
+void allocate_buffer(const ContextState& s, std::uint64_t bytes, VkBufferUsageFlags usage,
+                     VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred, bool shared, VkBuffer& buffer,
+                     VkDeviceMemory& memory) {
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   info.size = std::max<std::uint64_t>(bytes, 16);
   info.usage = usage;
-  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  // Buffers that both the compute and a transfer-only queue family touch are shared by both
+  // (no ownership transfers to record).
+  const bool concurrent = shared && s.buffer_families.size() > 1;
+  info.sharingMode = concurrent ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE;
+  info.queueFamilyIndexCount = concurrent ? static_cast<std::uint32_t>(s.buffer_families.size()) : 0;
+  info.pQueueFamilyIndices = concurrent ? s.buffer_families.data() : nullptr;
   check(vkCreateBuffer(s.device, &info, nullptr, &buffer), "vkCreateBuffer", s.info.name);
   VkMemoryRequirements req{};
   vkGetBufferMemoryRequirements(s.device, buffer, &req);
@@ -57,42 +73,25 @@ void allocate(const detail::ContextState& s, std::uint64_t bytes, VkBufferUsageF
   check(vkBindBufferMemory(s.device, buffer, memory, 0), "vkBindBufferMemory", s.info.name);
 }
 
-// A host-visible buffer for one transfer, mapped for its lifetime.
-class Staging {
- public:
-  Staging(const detail::ContextState& s, std::uint64_t bytes, bool for_download) : device_(s.device) {
-    const VkMemoryPropertyFlags required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-    // Reads by the host are far faster from cached memory.
-    const VkMemoryPropertyFlags preferred = for_download ? VK_MEMORY_PROPERTY_HOST_CACHED_BIT : 0;
-    allocate(s, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, required, preferred,
-             buffer_, memory_);
-    check(vkMapMemory(s.device, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_), "vkMapMemory", s.info.name);
+const Buffer& ContextState::reusable_buffer(std::size_t slot, std::uint64_t bytes) {
+  if (reusable.size() <= slot) reusable.resize(slot + 1);
+  if (reusable[slot] && reusable[slot].bytes() >= bytes) return reusable[slot];
+  reusable[slot] = Buffer();
+  const std::uint64_t limit =
+      std::min<std::uint64_t>(info.max_storage_buffer_range, info.max_allocation_bytes ? info.max_allocation_bytes : ~0ull);
+  const std::uint64_t roomy = std::max(bytes, std::min(bytes + bytes / 4, limit));
+  try {
+    reusable[slot] = create_device_buffer(*this, roomy);
+  } catch (const Error&) {
+    // Memory held for other slots and staging may be what is missing: free it, try once more.
+    release_cached_memory();
+    reusable.resize(slot + 1);
+    reusable[slot] = create_device_buffer(*this, bytes);
   }
-  ~Staging() {
-    vkUnmapMemory(device_, memory_);
-    vkDestroyBuffer(device_, buffer_, nullptr);
-    vkFreeMemory(device_, memory_, nullptr);
-  }
-  Staging(const Staging&) = delete;
-  Staging& operator=(const Staging&) = delete;
-  VkBuffer buffer() const { return buffer_; }
-  void* data() const { return mapped_; }
-
- private:
-  VkDevice device_;
-  VkBuffer buffer_ = VK_NULL_HANDLE;
-  VkDeviceMemory memory_ = VK_NULL_HANDLE;
-  void* mapped_ = nullptr;
-};
-
-void check_range(const Buffer& b, std::uint64_t offset, std::uint64_t bytes, const char* what) {
-  if (offset > b.bytes() || bytes > b.bytes() - offset) {
-    throw Error(std::string(what) + " of " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) +
-                " does not fit a buffer of " + std::to_string(b.bytes()) + " bytes");
-  }
+  return reusable[slot];
 }
 
-}  // namespace
+}  // namespace detail
 
 Buffer::Buffer(Buffer&& other) noexcept
     : device_(std::exchange(other.device_, VK_NULL_HANDLE)),
@@ -120,32 +119,33 @@ void Buffer::release() noexcept {
   memory_ = VK_NULL_HANDLE;
 }
 
-Buffer Context::create_buffer(std::uint64_t bytes) {
-  const detail::ContextState& s = *state_;
+Buffer detail::create_device_buffer(const ContextState& s, std::uint64_t bytes) {
   check_buffer_size(s.info, bytes);
   Buffer b;
   b.device_ = s.device;
   b.bytes_ = bytes;
   const VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                    VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
-  allocate(s, bytes, usage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, b.buffer_, b.memory_);
+  detail::allocate_buffer(s, bytes, usage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, true, b.buffer_, b.memory_);
   return b;
 }
+
+Buffer Context::create_buffer(std::uint64_t bytes) { return detail::create_device_buffer(*state_, bytes); }
 
 void Context::upload(const Buffer& dst, const void* src, std::uint64_t bytes, std::uint64_t dst_offset) {
   check_range(dst, dst_offset, bytes, "upload");
   if (bytes == 0) return;
-  Staging staging(*state_, bytes, false);
-  std::memcpy(staging.data(), src, bytes);
-  run([&](Recorder& r) { r.copy_buffer(staging.buffer(), dst.handle(), {0, dst_offset, bytes}); });
+  detail::TransferEngine& engine = state_->transfers();
+  const detail::UploadPart part{detail::read_memory(src), dst.handle(), dst_offset, bytes};
+  state_->uploaded = engine.upload({&part, 1});
+  engine.queue().wait(state_->uploaded);
 }
 
 void Context::download(const Buffer& src, void* dst, std::uint64_t bytes, std::uint64_t src_offset) {
   check_range(src, src_offset, bytes, "download");
   if (bytes == 0) return;
-  Staging staging(*state_, bytes, true);
-  run([&](Recorder& r) { r.copy_buffer(src.handle(), staging.buffer(), {src_offset, 0, bytes}); });
-  std::memcpy(dst, staging.data(), bytes);
+  const detail::DownloadPart part{src.handle(), src_offset, bytes, detail::write_memory(dst)};
+  state_->transfers().download({&part, 1}, state_->compute->last());
 }
 
 void Context::copy(const Buffer& src, const Buffer& dst, std::uint64_t bytes) {

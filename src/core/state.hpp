@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "core/pipeline.hpp"
+#include "core/queue.hpp"
 #include "core/recorder.hpp"
+#include "core/transfer.hpp"
 #include "vkc/context.hpp"
 
 namespace vkc::detail {
@@ -30,7 +32,19 @@ struct ContextState {
   VkPhysicalDeviceMemoryProperties memory{};
   VkCommandPool command_pool = VK_NULL_HANDLE;
   VkCommandBuffer command_buffer = VK_NULL_HANDLE;
-  VkFence fence = VK_NULL_HANDLE;
+  std::unique_ptr<TimelineQueue> compute;  // every submission of command_buffer
+  /// Where the next compute submission must wait (host data that Context::upload sent).
+  TimelinePoint uploaded;
+  /// The queue host transfers use: a queue of its own where the device has a spare one, else
+  /// the compute queue (then this is null and transfer_queue() returns *compute).
+  std::unique_ptr<TimelineQueue> transfer_only;
+  /// Queue families that share device buffers (CONCURRENT sharing when there are two).
+  std::vector<std::uint32_t> buffer_families;
+  HostTransferOptions host_transfer;
+  bool can_import_host_memory = false;  // VK_EXT_external_memory_host enabled by vkc itself
+  std::unique_ptr<TransferEngine> transfers_;  // made on first use: see transfers()
+  /// Device buffers that the convenient sort functions keep between calls, by slot.
+  std::vector<Buffer> reusable;
   std::unique_ptr<Recorder> recorder;  // live between begin_commands() and submit_and_wait()
   PipelineCache pipelines;
   /// One uint32 holding 2^32 - 1, written once: the count binding of a sort whose count the host
@@ -46,10 +60,28 @@ struct ContextState {
   ContextState& operator=(const ContextState&) = delete;
   ~ContextState();
 
+  TimelineQueue& transfer_queue() { return transfer_only ? *transfer_only : *compute; }
+  /// The transfer engine, made with the options' threads and chunk size on first use.
+  TransferEngine& transfers();
+  /// The reusable device buffer of `slot`, at least `bytes` long: kept while large enough,
+  /// else replaced by one a quarter larger than asked (so that growing sizes reallocate rarely).
+  const Buffer& reusable_buffer(std::size_t slot, std::uint64_t bytes);
+  /// Frees reusable buffers and staging; the next transfer or sort makes them again.
+  void release_cached_memory();
+
   /// Index of a memory type allowed by `type_bits` having all of `required` (and, if possible,
   /// all of `preferred`); throws Error when there is none.
   std::uint32_t memory_type(std::uint32_t type_bits, VkMemoryPropertyFlags required,
                             VkMemoryPropertyFlags preferred = 0) const;
 };
+
+/// A device-local storage buffer (what Context::create_buffer returns).
+Buffer create_device_buffer(const ContextState& state, std::uint64_t bytes);
+
+/// A buffer of `bytes` bound to fresh memory of the given properties; `shared` buffers are
+/// CONCURRENT over buffer_families. Fills the raw handles; throws Error on failure.
+void allocate_buffer(const ContextState& s, std::uint64_t bytes, VkBufferUsageFlags usage,
+                     VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred, bool shared, VkBuffer& buffer,
+                     VkDeviceMemory& memory);
 
 }  // namespace vkc::detail

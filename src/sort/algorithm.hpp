@@ -107,7 +107,7 @@ std::uint64_t temporary_bytes(const DeviceInfo& device, const SortDesc& desc, co
 SortOptions options_for_argsort(SortOptions options);
 
 /// Records values[i] = i for i < n (uint32): the initial values of an argsort.
-void record_iota(Context& ctx, Recorder& r, const Buffer& values, std::uint64_t n);
+void record_iota(Context& ctx, Recorder& r, VkBuffer values, std::uint64_t n);
 
 /// Whether this build has an implementation of `algorithm` (`automatic` always).
 bool available(SortAlgorithm algorithm);

@@ -115,7 +115,7 @@ std::vector<std::uint32_t> sort_on_gpu(Context& ctx, const SortDesc& desc, std::
   bench::progress("vkc sort: sorting on " + ctx.info().name);
   const SortBuffers buffers{{key_buffer.handle()}, {value_buffer.handle()}, {temporary.handle()}};
   ctx.run([&](Recorder& r) {
-    if (argsort) sorting::record_iota(ctx, r, value_buffer, n);
+    if (argsort) sorting::record_iota(ctx, r, value_buffer.handle(), n);
     sorting::record(ctx, r, desc, n, buffers);
   });
   bench::progress("vkc sort: downloading");
