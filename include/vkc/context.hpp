@@ -110,6 +110,14 @@ struct HostTransferOptions {
   std::uint64_t chunk_bytes = 0;
 };
 
+/// What a Context's host transfers have moved, and the memory they hold now.
+struct HostTransferStats {
+  std::uint64_t staged_bytes = 0;    ///< moved through staging buffers, both ways, since creation
+  std::uint64_t imported_bytes = 0;  ///< copied straight from or into imported host memory
+  std::uint64_t staging_bytes = 0;   ///< pinned staging memory held now
+  std::uint64_t reusable_bytes = 0;  ///< device memory held now for the convenient sort functions
+};
+
 struct ContextOptions {
   /// Which device: an index into enumerate_devices() or a case-insensitive substring of its
   /// name. Empty: the VKC_DEVICE environment variable, else the first discrete GPU, else the
@@ -275,6 +283,7 @@ class Context {
   /// on the next call that needs them. The Context also frees them by itself, and retries once,
   /// when an allocation fails for lack of memory.
   void release_cached_memory();
+  HostTransferStats host_transfer_stats() const;
 
   /// Every message the validation layer emitted since the last call, which clears them (always
   /// empty for an adopted device, whose messages go to the engine's messenger).

@@ -426,4 +426,16 @@ void Context::submit_and_wait() {
 
 void Context::release_cached_memory() { state_->release_cached_memory(); }
 
+HostTransferStats Context::host_transfer_stats() const {
+  const detail::ContextState& s = *state_;
+  HostTransferStats stats;
+  if (s.transfers_) {
+    stats.staged_bytes = s.transfers_->staged_bytes();
+    stats.imported_bytes = s.transfers_->imported_bytes();
+    stats.staging_bytes = s.transfers_->staging_bytes_held();
+  }
+  for (const Buffer& b : s.reusable) stats.reusable_bytes += b.bytes();
+  return stats;
+}
+
 }  // namespace vkc

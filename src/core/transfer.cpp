@@ -101,6 +101,14 @@ void TransferEngine::free_staging(Slot& slot) {
   slot.mapped = nullptr;
 }
 
+std::uint64_t TransferEngine::staging_bytes_held() const {
+  std::uint64_t held = 0;
+  for (const Lane& lane : lanes_) {
+    for (const Slot& slot : lane.slots) held += slot.buffer ? chunk_bytes_ : 0;
+  }
+  return held;
+}
+
 void TransferEngine::release_staging() {
   for (Lane& lane : lanes_) {
     for (Slot& slot : lane.slots) {
@@ -160,6 +168,7 @@ void TransferEngine::upload_lane(unsigned lane_index, unsigned lanes_used, std::
     queue_.wait(slot.done);  // its previous copy has read it
     allocate_staging(slot);
     part.read(chunk.offset, slot.mapped, chunk.bytes);
+    staged_bytes_ += chunk.bytes;
     record_copy(slot, slot.buffer, 0, part.dst, part.dst_offset + chunk.offset, chunk.bytes, false);
     slot.done = queue_.submit(slot.commands, after, VK_PIPELINE_STAGE_TRANSFER_BIT);
   }
@@ -204,6 +213,7 @@ void TransferEngine::download_lane(unsigned lane_index, unsigned lanes_used, std
     Slot& slot = lane.slots[turn % 2];
     queue_.wait(slot.done);
     parts[mine[turn]->part].write(mine[turn]->offset, slot.mapped, mine[turn]->bytes);
+    staged_bytes_ += mine[turn]->bytes;
   }
 }
 
@@ -259,6 +269,7 @@ TimelinePoint TransferEngine::copy(VkBuffer src, std::uint64_t src_offset, VkBuf
                                    std::uint64_t bytes, TimelinePoint after, bool for_host) {
   queue_.wait(direct_.done);
   record_copy(direct_, src, src_offset, dst, dst_offset, bytes, for_host);
+  imported_bytes_ += bytes;
   direct_.done = queue_.submit(direct_.commands, after, VK_PIPELINE_STAGE_TRANSFER_BIT);
   return direct_.done;
 }

@@ -6,6 +6,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -85,6 +86,9 @@ class TransferEngine {
   /// Frees the staging buffers (they come back on the next transfer).
   void release_staging();
   unsigned lanes() const { return pool_.size(); }
+  std::uint64_t staged_bytes() const { return staged_bytes_; }
+  std::uint64_t imported_bytes() const { return imported_bytes_; }
+  std::uint64_t staging_bytes_held() const;
   std::uint64_t chunk_bytes() const { return chunk_bytes_; }
   TimelineQueue& queue() { return queue_; }
 
@@ -122,6 +126,7 @@ class TransferEngine {
   std::uint64_t chunk_bytes_;
   std::vector<Lane> lanes_;
   Slot direct_;  // command buffer for copy(), from lane 0's pool
+  std::atomic<std::uint64_t> staged_bytes_{0}, imported_bytes_{0};
   WorkerPool pool_;
 };
 
