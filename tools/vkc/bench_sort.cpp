@@ -36,6 +36,9 @@ struct BenchArgs {
   int warmup = 3;
   bool peers = false;
   bool no_transfer = false;
+  std::string host_path = "auto";
+  unsigned host_threads = 0;
+  std::uint64_t host_chunk_kib = 0;
   std::string csv;
   std::string plot;
 };
@@ -68,6 +71,12 @@ bool runs_at(const BenchArgs& args, SortAlgorithm a, std::uint64_t n) {
   if (a == SortAlgorithm::odd_even) return n <= args.odd_even_max_n;
   if (a == SortAlgorithm::bitonic_transpose) return n <= args.transpose_max_n;
   return true;
+}
+
+HostPath parse_host_path(const std::string& name) {
+  if (name == "staged") return HostPath::staged;
+  if (name == "imported") return HostPath::imported;
+  return HostPath::automatic;
 }
 
 // GPU time of one algorithm at one size; verifies the result before returning it. The runs share
@@ -103,9 +112,11 @@ bench::Stats time_algorithm(Context& ctx, const BenchArgs& args, const SortDesc&
 
 struct Row {
   std::uint64_t n;
-  double cpu_ms = -1, cpu_par_ms = -1, transfer_ms = -1;
+  double cpu_ms = -1, cpu_par_ms = -1;
+  double host_ms = -1;   // the default sort on a host array, host to host
+  double bound_ms = -1;  // the same bytes up and down at pinned-copy speed, no sort
   std::map<SortAlgorithm, double> gpu_ms;
-  std::map<std::string, double> peer_ms;  // cub_radix, cub_merge
+  std::map<std::string, double> peer_ms;  // cub_radix, cub_merge, torch_host_to_host, torch_gpu
 };
 
 void measure_row(Context& ctx, const BenchArgs& args, const SortDesc& base, const std::vector<SortAlgorithm>& algos,
@@ -126,9 +137,11 @@ void measure_row(Context& ctx, const BenchArgs& args, const SortDesc& base, cons
     row.gpu_ms[a] = time_algorithm(ctx, args, desc, data).median_ms;
   }
   if (!args.no_transfer) {
-    bench::progress("vkc bench sort: auto with transfers n=" + std::to_string(row.n));
+    bench::progress("vkc bench sort: host to host n=" + std::to_string(row.n));
     desc.options.algorithm = SortAlgorithm::automatic;
-    row.transfer_ms = time_sort_with_transfers(ctx, desc, data, row.n <= (1u << 22) ? 5 : 3);
+    row.host_ms = time_host_to_host(ctx, desc, data, args.runs);
+    bench::progress("vkc bench sort: copy bound n=" + std::to_string(row.n));
+    row.bound_ms = copy_bound_ms(ctx, data.keys.size() + data.values.size(), args.runs);
   }
   bench::progress("");
 }
@@ -149,12 +162,18 @@ RateUnit rate_unit(const std::vector<Row>& rows) {
   return best > 0 && best < 1 ? RateUnit{"M keys/s", 1e3} : RateUnit{"G keys/s", 1};
 }
 
-// CUB's radix and merge sorts at the row's size, each in a process of its own (bench/peers).
-void measure_peers(const BenchArgs& args, Row& row) {
+// CUB's radix and merge sorts at the row's size, each in a process of its own (bench/peers),
+// and PyTorch's where python3 has it.
+void measure_peers(const BenchArgs& args, bool torch, Row& row) {
   for (const char* algo : {"radix", "merge"}) {
     const auto times = run_cub_peer(algo, args.type, args.values, args.order, args.dist, {row.n});
     if (times.count(row.n)) row.peer_ms[std::string("cub_") + algo] = times.at(row.n);
   }
+  if (!torch) return;
+  const auto times = run_torch_peer(args.type, args.values, args.order, {row.n});
+  if (!times.count(row.n)) return;
+  row.peer_ms["torch_host_to_host"] = times.at(row.n).host_to_host_ms;
+  row.peer_ms["torch_gpu"] = times.at(row.n).gpu_ms;
 }
 
 // The printed table (one row per n) and the CSV's (one row per measurement).
@@ -162,26 +181,46 @@ struct Tables {
   bench::Table wide, tall;
 };
 
-Tables tabulate(const BenchArgs& args, const SortDesc& desc, const std::vector<SortAlgorithm>& algos,
-                const std::vector<Row>& rows) {
+double peer(const Row& row, const std::string& name) { return row.peer_ms.count(name) ? row.peer_ms.at(name) : -1; }
+
+// "1.23x" for a ratio of two present times, else "".
+std::string ratio(double numerator, double denominator, int digits = 3) {
+  return numerator > 0 && denominator > 0 ? bench::significant(numerator / denominator, digits) + "x" : "";
+}
+
+std::vector<std::string> wide_columns(const BenchArgs& args, const std::vector<SortAlgorithm>& algos,
+                                      const RateUnit& unit) {
   std::vector<std::string> columns = {"n", "std::sort ms", "std::sort par ms"};
   for (SortAlgorithm a : algos) columns.push_back(std::string(to_string(a)) + " GPU ms");
-  const RateUnit unit = rate_unit(rows);
   columns.push_back(std::string("fastest ") + unit.name);
-  if (!args.no_transfer) columns.insert(columns.end(), {"auto + transfers ms", "transfers vs std::sort"});
-  if (args.peers) columns.insert(columns.end(), {"CUB radix ms", "CUB merge ms", "radix / CUB"});
-  bench::Table wide(columns);
+  if (!args.no_transfer) {
+    columns.insert(columns.end(), {"host to host ms", "copy bound ms", "of bound", "vs std::sort par"});
+  }
+  if (args.peers) {
+    columns.insert(columns.end(), {"CUB radix ms", "CUB merge ms", "radix / CUB", "torch host to host ms",
+                                   "torch GPU ms", "vs torch"});
+  }
+  return columns;
+}
+
+Tables tabulate(const BenchArgs& args, const SortDesc& desc, const std::vector<SortAlgorithm>& algos,
+                const std::vector<Row>& rows) {
+  const RateUnit unit = rate_unit(rows);
+  bench::Table wide(wide_columns(args, algos, unit));
   bench::Table tall({"algorithm", "key_type", "value_type", "order", "dist", "n", "gpu_ms", "wall_ms", "gkeys_per_s",
-                     "cub_ms", "ratio_to_cub", "verified"});
+                     "cub_ms", "ratio_to_cub", "host_to_host_ms", "copy_bound_ms", "torch_host_to_host_ms",
+                     "verified"});
   const std::string kt(to_string(desc.key_type)), vt = args.values;
   for (const Row& row : rows) {
-    const double cub = row.peer_ms.count("cub_radix") ? row.peer_ms.at("cub_radix") : -1;
-    // A timed GPU sort's CSV row: its cub_ms is CUB's radix sort, the reference, for every sort,
-    // ours and the peers' alike (the peers verify their own output).
-    const auto add_gpu_row = [&](const std::string& name, double ms) {
-      tall.add_row({name, kt, vt, args.order, args.dist, std::to_string(row.n), bench::significant(ms, 6), "",
-                    keys_per_s(row.n, ms), bench::significant(cub, 6), cub > 0 ? bench::significant(cub / ms) : "",
-                    "yes"});
+    const double cub = peer(row, "cub_radix"), torch = peer(row, "torch_host_to_host");
+    // Every CSV row carries its size's host-to-host time, copy bound and PyTorch time, so that
+    // each GPU time sits beside what a user with host arrays meets.
+    const auto add_row = [&](const std::string& name, double gpu_ms, double wall_ms) {
+      const double ms = gpu_ms > 0 ? gpu_ms : wall_ms;
+      tall.add_row({name, kt, vt, args.order, args.dist, std::to_string(row.n), bench::significant(gpu_ms, 6),
+                    bench::significant(wall_ms, 6), keys_per_s(row.n, ms), bench::significant(cub, 6),
+                    gpu_ms > 0 && cub > 0 ? bench::significant(cub / gpu_ms) : "", bench::significant(row.host_ms, 6),
+                    bench::significant(row.bound_ms, 6), bench::significant(torch, 6), "yes"});
     };
     std::vector<std::string> cells = {std::to_string(row.n), bench::significant(row.cpu_ms),
                                       bench::significant(row.cpu_par_ms)};
@@ -190,26 +229,30 @@ Tables tabulate(const BenchArgs& args, const SortDesc& desc, const std::vector<S
       const double ms = row.gpu_ms.count(a) ? row.gpu_ms.at(a) : -1;
       cells.push_back(bench::significant(ms));
       if (ms > 0 && (fastest < 0 || ms < fastest)) fastest = ms;
-      if (ms > 0) add_gpu_row(std::string(to_string(a)), ms);
+      if (ms > 0) add_row(std::string(to_string(a)), ms, -1);
     }
     cells.push_back(fastest > 0 ? bench::significant(row.n / fastest / 1e6 * unit.per_gkeys) : "");
     if (!args.no_transfer) {
-      cells.push_back(bench::significant(row.transfer_ms));
-      cells.push_back(row.cpu_ms > 0 && row.transfer_ms > 0 ? bench::significant(row.cpu_ms / row.transfer_ms, 3) + "x"
-                                                             : "");
+      cells.insert(cells.end(), {bench::significant(row.host_ms), bench::significant(row.bound_ms),
+                                 row.host_ms > 0 && row.bound_ms > 0
+                                     ? bench::significant(100 * row.bound_ms / row.host_ms, 3) + "%"
+                                     : "",
+                                 ratio(row.cpu_par_ms, row.host_ms)});
     }
     for (const auto& [name, ms] : std::map<std::string, double>{{"std_sort", row.cpu_ms},
                                                                 {"std_sort_par", row.cpu_par_ms},
-                                                                {"auto_with_transfers", row.transfer_ms}}) {
-      if (ms > 0) tall.add_row({name, kt, vt, args.order, args.dist, std::to_string(row.n), "", bench::significant(ms, 6),
-                                keys_per_s(row.n, ms), "", "", "yes"});
+                                                                {"host_to_host", row.host_ms}}) {
+      if (ms > 0) add_row(name, -1, ms);
     }
     if (args.peers) {
-      const double merge = row.peer_ms.count("cub_merge") ? row.peer_ms.at("cub_merge") : -1;
       const double radix = row.gpu_ms.count(SortAlgorithm::radix) ? row.gpu_ms.at(SortAlgorithm::radix) : -1;
-      cells.insert(cells.end(), {bench::significant(cub), bench::significant(merge),
-                                 cub > 0 && radix > 0 ? bench::significant(cub / radix, 3) + "x" : ""});
-      for (const auto& [name, ms] : row.peer_ms) add_gpu_row(name, ms);
+      cells.insert(cells.end(), {bench::significant(cub), bench::significant(peer(row, "cub_merge")),
+                                 ratio(cub, radix), bench::significant(torch),
+                                 bench::significant(peer(row, "torch_gpu")), ratio(torch, row.host_ms)});
+      for (const char* name : {"cub_radix", "cub_merge", "torch_gpu"}) {
+        if (peer(row, name) > 0) add_row(name, peer(row, name), -1);
+      }
+      if (torch > 0) add_row("torch_host_to_host", -1, torch);
     }
     wide.add_row(cells);
   }
@@ -242,7 +285,9 @@ void check(const BenchArgs& args, const Common& common) {
 
 void run_bench(BenchArgs args, const Common& common) {
   check(args, common);
-  Context ctx(ContextOptions{.device = common.device});
+  ContextOptions options{.device = common.device};
+  options.host_transfer = {parse_host_path(args.host_path), args.host_threads, args.host_chunk_kib << 10};
+  Context ctx(options);
   SortDesc desc;
   desc.key_type = parse_key_type(args.type);
   desc.value_type = parse_value_type(args.values);
@@ -253,11 +298,13 @@ void run_bench(BenchArgs args, const Common& common) {
   }
   const auto algos = algorithms_to_run(args);
   const auto info = bench::run_info(ctx);
+  const bool torch = args.peers && torch_peer_available();
+  if (args.peers && !torch) std::fprintf(stderr, "vkc bench sort: python3 cannot import torch with CUDA: no PyTorch peer\n");
   std::vector<Row> rows;
   for (std::uint64_t n = args.min_n; n <= max_n; n *= 2) {
     rows.push_back({n});
     measure_row(ctx, args, desc, algos, rows.back());
-    if (args.peers) measure_peers(args, rows.back());
+    if (args.peers) measure_peers(args, torch, rows.back());
     // The CSV grows a row at a time, so that a run cut short (a device call's time limit) keeps
     // the sizes it finished; each write replaces the file whole.
     if (!args.csv.empty()) tabulate(args, desc, algos, rows).tall.write_csv(args.csv, info);
@@ -288,7 +335,11 @@ void register_bench_sort(CLI::App& bench, Common& common) {
   cmd->add_option("--runs", args->runs, "timed runs per cell (median reported)")->check(CLI::Range(10, 1000));
   cmd->add_option("--warmup", args->warmup, "untimed runs first")->check(CLI::Range(0, 100));
   cmd->add_flag("--peers", args->peers, "also run the CUB peer (built with nvcc) and compare");
-  cmd->add_flag("--no-transfer", args->no_transfer, "skip the GPU-plus-transfer column");
+  cmd->add_flag("--no-transfer", args->no_transfer, "skip the host-to-host and copy-bound columns");
+  cmd->add_option("--host-path", args->host_path, "how host arrays travel: auto, staged, imported")
+      ->check(CLI::IsMember({"auto", "staged", "imported"}));
+  cmd->add_option("--host-threads", args->host_threads, "threads that fill and drain staging (0: automatic)");
+  cmd->add_option("--host-chunk-kib", args->host_chunk_kib, "staging buffer size in KiB (0: automatic)");
   cmd->add_option("--csv", args->csv, "write every measurement as CSV");
   cmd->add_option("--plot", args->plot, "write a PNG plot of keys/s against n (needs gnuplot)");
   cmd->callback([args, &common] { run_bench(*args, common); });

@@ -31,9 +31,14 @@ void verify_sorted(const SortDesc& desc, const SortData& data, const std::vector
 /// Median milliseconds of std::sort (one thread) or std::sort(std::execution::par) on a copy.
 double time_cpu_sort(const SortDesc& desc, const SortData& data, int runs, bool parallel);
 
-/// Median wall-clock milliseconds of the convenient API (allocate, upload, sort, download),
-/// with the last result verified.
-double time_sort_with_transfers(Context& ctx, const SortDesc& desc, const SortData& data, int runs);
+/// Median wall-clock milliseconds of the convenient API on a host array (upload, sort,
+/// download) on a warm context, a fresh copy of the input before each call (not timed); the
+/// last result verified.
+double time_host_to_host(Context& ctx, const SortDesc& desc, const SortData& data, int runs);
+
+/// The copy bound of `bytes`: pinned host memory to the device plus back, vkCmdCopyBuffer, each
+/// the median of `runs` GPU-timed copies.
+double copy_bound_ms(Context& ctx, std::uint64_t bytes, int runs);
 
 /// A PNG of keys/s against n on log axes, one line per algorithm, through gnuplot.
 void plot_keys_per_second(const bench::Table& tall, const std::string& png, const bench::RunInfo& info);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include "vkc/context.hpp"
@@ -48,6 +49,25 @@ std::map<std::uint64_t, double> run_cub_peer(const std::string& algo, const std:
     const auto j = nlohmann::json::parse(line);
     if (!j.value("verified", false)) throw Error("the CUB peer did not verify its output at n=" + j["n"].dump());
     out[j["n"].get<std::uint64_t>()] = j["median_ms"].get<double>();
+  }
+  return out;
+}
+
+bool torch_peer_available() {
+  return std::system("python3 -c 'import numpy, torch; assert torch.cuda.is_available()' >/dev/null 2>&1") == 0;
+}
+
+std::map<std::uint64_t, TorchTimes> run_torch_peer(const std::string& key, const std::string& values,
+                                                   const std::string& order, const std::vector<std::uint64_t>& sizes) {
+  std::string list;
+  for (auto n : sizes) list += (list.empty() ? "" : ",") + std::to_string(n);
+  const std::string command = "python3 " + peer_path("torch_sort.py").string() + " --key " + key + " --values " +
+                              values + " --order " + order + " --n " + list;
+  std::map<std::uint64_t, TorchTimes> out;
+  for (const auto& line : run_peer(command)) {
+    const auto j = nlohmann::json::parse(line);
+    if (!j.value("verified", false)) throw Error("the PyTorch peer did not verify its output at n=" + j["n"].dump());
+    out[j["n"].get<std::uint64_t>()] = {j["host_to_host_ms"].get<double>(), j["gpu_ms"].get<double>()};
   }
   return out;
 }

@@ -21,4 +21,16 @@ std::map<std::uint64_t, double> run_cub_peer(const std::string& algo, const std:
                                              const std::string& order, const std::string& dist,
                                              const std::vector<std::uint64_t>& sizes);
 
+struct TorchTimes {
+  double host_to_host_ms = -1;  ///< host tensor to the GPU, torch.sort, back to the host (wall)
+  double gpu_ms = -1;           ///< torch.sort on the GPU alone (CUDA events)
+};
+
+/// Whether python3 can import torch with a CUDA device (the PyTorch peer can run).
+bool torch_peer_available();
+
+/// bench/peers/torch_sort.py (copied beside the vkc binary, in peers/) for the given sizes.
+std::map<std::uint64_t, TorchTimes> run_torch_peer(const std::string& key, const std::string& values,
+                                                   const std::string& order, const std::vector<std::uint64_t>& sizes);
+
 }  // namespace vkc::cli
