@@ -94,7 +94,8 @@ using HostWrite = std::function<void(std::uint64_t offset, const void* src, std:
 /// How the convenient functions that take host arrays (sort, sort_pairs, argsort, upload,
 /// download) move them to and from the device.
 enum class HostPath {
-  automatic,  ///< the path measured fastest for the device (docs/perf-notes.md#host-path)
+  automatic,  ///< the path measured fastest: staged on every device measured so far
+              ///< (docs/perf-notes.md#host-path)
   staged,     ///< through the Context's pinned staging buffers, filled and drained by several
               ///< threads while the device copies the previous chunk
   imported,   ///< sort functions import the caller's memory (VK_EXT_external_memory_host) and the
@@ -103,8 +104,8 @@ enum class HostPath {
 
 struct HostTransferOptions {
   HostPath path = HostPath::automatic;
-  /// Threads that fill and drain staging buffers, the caller's included; 0: up to 8, by the
-  /// machine's cores.
+  /// Threads that fill and drain staging buffers, the caller's included; 0: 8, or the
+  /// machine's cores where fewer.
   unsigned threads = 0;
   /// Bytes of each staging buffer (each thread has two); 0: the device class's default.
   std::uint64_t chunk_bytes = 0;

@@ -203,7 +203,8 @@ void create_command_objects(detail::ContextState& s) {
   alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   alloc.commandBufferCount = 1;
   check(vkAllocateCommandBuffers(s.device, &alloc, &s.command_buffer), "vkAllocateCommandBuffers", s.info.name);
-  s.compute = std::make_unique<detail::TimelineQueue>(s.device, s.queue, s.queue_family, s.info.name);
+  s.compute = std::make_unique<detail::TimelineQueue>(s.device, s.queue, s.queue_family, s.info.name,
+                                                       !s.info.is_software());
   if (s.buffer_families.empty()) s.buffer_families = {s.queue_family};
 }
 
@@ -254,6 +255,8 @@ std::uint32_t ContextState::memory_type(std::uint32_t type_bits, VkMemoryPropert
 TransferEngine& ContextState::transfers() {
   if (!transfers_) {
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    // 8 lanes of two 4 MiB buffers: the best of 8 and 16 lanes, 1, 2 and 4 MiB on an H200
+    // (docs/perf-notes.md#host-path); a CPU device's "copies" are memcpys that want small pieces.
     const unsigned threads = host_transfer.threads ? host_transfer.threads : std::min(8u, cores);
     const std::uint64_t default_chunk = info.is_software() ? (1u << 20) : (4u << 20);
     const std::uint64_t chunk = host_transfer.chunk_bytes ? host_transfer.chunk_bytes : default_chunk;
@@ -346,7 +349,8 @@ Context::Context(const ContextOptions& options) : state_(std::make_unique<detail
   if (transfer.separate) {
     VkQueue queue = VK_NULL_HANDLE;
     vkGetDeviceQueue(s.device, transfer.family, transfer.index, &queue);
-    s.transfer_only = std::make_unique<detail::TimelineQueue>(s.device, queue, transfer.family, s.info.name);
+    s.transfer_only = std::make_unique<detail::TimelineQueue>(s.device, queue, transfer.family, s.info.name,
+                                                              !s.info.is_software());
     if (transfer.family != s.queue_family) s.buffer_families.push_back(transfer.family);
   }
   s.host_transfer = options.host_transfer;

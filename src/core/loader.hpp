@@ -63,6 +63,7 @@ namespace vkc::vk {
   X(vkCreateSemaphore)                     \
   X(vkDestroySemaphore)                    \
   X(vkWaitSemaphores)                      \
+  X(vkGetSemaphoreCounterValue)            \
   X(vkGetMemoryHostPointerPropertiesEXT)   \
   X(vkCreateQueryPool)                     \
   X(vkDestroyQueryPool)                    \

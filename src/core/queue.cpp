@@ -1,5 +1,7 @@
 #include "core/queue.hpp"
 
+#include <chrono>
+#include <thread>
 #include <utility>
 
 #include "core/check.hpp"
@@ -8,8 +10,9 @@
 namespace vkc::detail {
 using namespace vk;
 
-TimelineQueue::TimelineQueue(VkDevice device, VkQueue queue, std::uint32_t family, std::string device_name)
-    : device_(device), queue_(queue), family_(family), device_name_(std::move(device_name)) {
+TimelineQueue::TimelineQueue(VkDevice device, VkQueue queue, std::uint32_t family, std::string device_name,
+                             bool poll_first)
+    : device_(device), queue_(queue), family_(family), device_name_(std::move(device_name)), poll_first_(poll_first) {
   VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
   type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
   VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &type};
@@ -44,8 +47,23 @@ TimelinePoint TimelineQueue::last() {
   return last_value_ ? TimelinePoint{semaphore_, last_value_} : TimelinePoint{};
 }
 
+bool TimelineQueue::reached(TimelinePoint point) const {
+  std::uint64_t value = 0;
+  check(vkGetSemaphoreCounterValue(device_, point.semaphore, &value), "vkGetSemaphoreCounterValue", device_name_);
+  return value >= point.value;
+}
+
 void TimelineQueue::wait(TimelinePoint point) const {
   if (!point) return;
+  if (poll_first_) {
+    // Several threads blocked in vkWaitSemaphores at once can wake up to 10 ms late on NVIDIA's
+    // driver (docs/perf-notes.md#host-path): poll for a while before blocking.
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+    while (std::chrono::steady_clock::now() < until) {
+      if (reached(point)) return;
+      std::this_thread::yield();
+    }
+  }
   VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
   info.semaphoreCount = 1;
   info.pSemaphores = &point.semaphore;

@@ -20,7 +20,9 @@ struct TimelinePoint {
 
 class TimelineQueue {
  public:
-  TimelineQueue(VkDevice device, VkQueue queue, std::uint32_t family, std::string device_name);
+  /// `poll_first`: waits poll the semaphore before they block (for GPUs; a CPU device needs
+  /// the cores the polling would take).
+  TimelineQueue(VkDevice device, VkQueue queue, std::uint32_t family, std::string device_name, bool poll_first);
   ~TimelineQueue();
   TimelineQueue(const TimelineQueue&) = delete;
   TimelineQueue& operator=(const TimelineQueue&) = delete;
@@ -36,6 +38,9 @@ class TimelineQueue {
   /// The point of the latest submission (none before the first).
   TimelinePoint last();
 
+  /// Whether `point` (of any queue) has been reached.
+  bool reached(TimelinePoint point) const;
+
   /// Blocks the calling thread until `point` is reached (any queue's point).
   void wait(TimelinePoint point) const;
 
@@ -47,6 +52,7 @@ class TimelineQueue {
   VkQueue queue_;
   std::uint32_t family_;
   std::string device_name_;
+  bool poll_first_;
   VkSemaphore semaphore_ = VK_NULL_HANDLE;
   std::mutex mutex_;
   std::uint64_t last_value_ = 0;

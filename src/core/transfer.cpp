@@ -13,7 +13,7 @@ using namespace vk;
 namespace {
 
 // Chunks are never cut smaller than this (each costs a submission), nor than a lane's share.
-constexpr std::uint64_t kMinChunk = 256 << 10;
+constexpr std::uint64_t kMinChunk = 1 << 20;
 constexpr std::uint64_t kChunkGranule = 64 << 10;
 
 std::uint64_t round_up(std::uint64_t x, std::uint64_t to) { return (x + to - 1) / to * to; }
@@ -41,13 +41,6 @@ ImportedMemory::~ImportedMemory() {
 TransferEngine::TransferEngine(const ContextState& state, TimelineQueue& queue, unsigned lanes,
                                std::uint64_t chunk_bytes)
     : state_(state), queue_(queue), chunk_bytes_(chunk_bytes), lanes_(lanes), pool_(lanes) {
-  prepare(lanes_[0]);
-  VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  alloc.commandPool = lanes_[0].pool;
-  alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  alloc.commandBufferCount = 1;
-  check(vkAllocateCommandBuffers(state_.device, &alloc, &direct_.commands), "vkAllocateCommandBuffers",
-        state_.info.name);
 }
 
 TransferEngine::~TransferEngine() {
@@ -57,7 +50,6 @@ TransferEngine::~TransferEngine() {
       free_staging(slot);
     }
   }
-  queue_.wait(direct_.done);
   for (Lane& lane : lanes_) {
     if (lane.pool) vkDestroyCommandPool(state_.device, lane.pool, nullptr);
   }
@@ -263,15 +255,6 @@ std::unique_ptr<ImportedMemory> TransferEngine::import(const void* data, std::ui
     return nullptr;
   }
   return std::make_unique<ImportedMemory>(state_.device, buffer, memory, address - begin);
-}
-
-TimelinePoint TransferEngine::copy(VkBuffer src, std::uint64_t src_offset, VkBuffer dst, std::uint64_t dst_offset,
-                                   std::uint64_t bytes, TimelinePoint after, bool for_host) {
-  queue_.wait(direct_.done);
-  record_copy(direct_, src, src_offset, dst, dst_offset, bytes, for_host);
-  imported_bytes_ += bytes;
-  direct_.done = queue_.submit(direct_.commands, after, VK_PIPELINE_STAGE_TRANSFER_BIT);
-  return direct_.done;
 }
 
 }  // namespace vkc::detail

@@ -75,13 +75,11 @@ class TransferEngine {
   /// Copies every part down once `after` is reached; returns when write() has had every byte.
   void download(std::span<const DownloadPart> parts, TimelinePoint after);
 
-  /// Imports [data, data + bytes) for copy(), or returns null where the device or this memory
+  /// Imports [data, data + bytes) for the device's copies, or returns null where the device or this memory
   /// cannot be imported (then stage it).
   std::unique_ptr<ImportedMemory> import(const void* data, std::uint64_t bytes);
-  /// One device copy after `after`; `for_host` makes its writes visible to the host. Returns
-  /// the point at which it has completed.
-  TimelinePoint copy(VkBuffer src, std::uint64_t src_offset, VkBuffer dst, std::uint64_t dst_offset,
-                     std::uint64_t bytes, TimelinePoint after, bool for_host);
+  /// Counts bytes that the device copied straight from or into imported memory (stats).
+  void count_imported(std::uint64_t bytes) { imported_bytes_ += bytes; }
 
   /// Frees the staging buffers (they come back on the next transfer).
   void release_staging();
@@ -125,7 +123,6 @@ class TransferEngine {
   TimelineQueue& queue_;
   std::uint64_t chunk_bytes_;
   std::vector<Lane> lanes_;
-  Slot direct_;  // command buffer for copy(), from lane 0's pool
   std::atomic<std::uint64_t> staged_bytes_{0}, imported_bytes_{0};
   WorkerPool pool_;
 };

@@ -1,6 +1,7 @@
 // The public sorting API: argument checks, buffers, and the hand-off to an algorithm.
 #include "vkc/sort.hpp"
 
+#include <array>
 #include <cstring>
 #include <memory>
 #include <span>
@@ -77,95 +78,97 @@ HostArray in_place(void* data) {
 // The reusable device buffers of the host sort functions (ContextState::reusable_buffer).
 enum ReusableSlot : std::size_t { kKeySlot, kValueSlot, kTemporarySlot };
 
-// The imports of one host sort: the caller's arrays pinned for the device's copies, where the
-// path asks for it and the memory allows (else staged).
-class Imports {
+// Whether a host sort imports the caller's memory. `automatic` stages: pinning pages costs more
+// than several threads copying them (docs/perf-notes.md#host-path).
+bool imports_host_memory(const detail::ContextState& s) {
+  return s.can_import_host_memory && s.host_transfer.path == HostPath::imported;
+}
+
+// The arrays of a host sort imported for the device's copies: all of them, or none.
+class ImportedArrays {
  public:
-  Imports(detail::ContextState& s, std::uint64_t bytes, const HostArray& array) {
-    const HostPath path = s.host_transfer.path;
-    if (path != HostPath::imported || !s.can_import_host_memory) return;
-    detail::TransferEngine& engine = s.transfers();
-    if (array.memory_in) in_ = engine.import(array.memory_in, bytes);
-    if (array.memory_out && array.memory_out == array.memory_in) {
-      out_ = in_.get();
-    } else if (array.memory_out) {
-      owned_out_ = engine.import(array.memory_out, bytes);
-      out_ = owned_out_.get();
+  static constexpr std::size_t kArrays = 2;
+
+  // Imports where each array comes from and goes to; false (keeping nothing) when one cannot be.
+  bool import(detail::TransferEngine& engine, std::span<const HostArray* const, kArrays> arrays,
+              std::span<const std::uint64_t, kArrays> bytes) {
+    for (std::size_t i = 0; i < kArrays; ++i) {
+      if (!arrays[i]) continue;
+      const HostArray& a = *arrays[i];
+      if (a.read && !(in_[i] = pin(engine, a.memory_in, bytes[i]))) return forget();
+      if (a.write && a.memory_out == a.memory_in && in_[i]) {
+        out_[i] = in_[i];
+      } else if (a.write && !(out_[i] = pin(engine, a.memory_out, bytes[i]))) {
+        return forget();
+      }
     }
+    return true;
   }
-  const detail::ImportedMemory* in() const { return in_.get(); }
-  const detail::ImportedMemory* out() const { return out_; }
+  const detail::ImportedMemory* in(std::size_t i) const { return in_[i]; }
+  const detail::ImportedMemory* out(std::size_t i) const { return out_[i]; }
 
  private:
-  std::unique_ptr<detail::ImportedMemory> in_, owned_out_;
-  const detail::ImportedMemory* out_ = nullptr;
+  const detail::ImportedMemory* pin(detail::TransferEngine& engine, const void* memory, std::uint64_t bytes) {
+    if (!memory) return nullptr;
+    owned_.push_back(engine.import(memory, bytes));
+    return owned_.back().get();
+  }
+  bool forget() {
+    owned_.clear();
+    in_ = {};
+    out_ = {};
+    return false;
+  }
+  std::vector<std::unique_ptr<detail::ImportedMemory>> owned_;
+  std::array<const detail::ImportedMemory*, kArrays> in_{}, out_{};
 };
 
-// Sends every array up, imported ones by one device copy each, the rest through staging.
-// Returns the point at which all have landed.
-detail::TimelinePoint send(detail::TransferEngine& engine, std::span<const HostArray* const> arrays,
-                           std::span<const Imports* const> imports, std::span<const VkBuffer> buffers,
-                           std::span<const std::uint64_t> bytes) {
-  std::vector<detail::UploadPart> staged;
-  detail::TimelinePoint last;
-  for (std::size_t i = 0; i < arrays.size(); ++i) {
-    if (!arrays[i]) continue;
-    if (const detail::ImportedMemory* m = imports[i]->in()) {
-      last = engine.copy(m->buffer(), m->offset(), buffers[i], 0, bytes[i], {}, false);
-    } else {
-      staged.push_back({arrays[i]->read, buffers[i], 0, bytes[i]});
-    }
-  }
-  if (!staged.empty()) last = engine.upload(staged);
-  return last;  // the latest submission: it covers the earlier ones on the queue
-}
-
-// Brings every wanted array back once `after` is reached; returns when all are in place.
-void receive(detail::TransferEngine& engine, std::span<const HostArray* const> arrays,
-             std::span<const Imports* const> imports, std::span<const VkBuffer> buffers,
-             std::span<const std::uint64_t> bytes, detail::TimelinePoint after) {
-  std::vector<detail::DownloadPart> staged;
-  detail::TimelinePoint copied;
-  for (std::size_t i = 0; i < arrays.size(); ++i) {
-    if (!arrays[i] || !arrays[i]->write) continue;
-    if (const detail::ImportedMemory* m = imports[i]->out()) {
-      copied = engine.copy(buffers[i], 0, m->buffer(), m->offset(), bytes[i], after, true);
-    } else {
-      staged.push_back({buffers[i], 0, bytes[i], arrays[i]->write});
-    }
-  }
-  if (!staged.empty()) engine.download(staged, after);
-  engine.queue().wait(copied);
-}
-
 // Uploads keys (and values, unless `iota_values` numbers them on the device), sorts them with
-// `desc` in the Context's reusable buffers, and downloads what is wanted back.
+// `desc` in the Context's reusable buffers, and hands back what is wanted. Imported arrays take
+// one submission (copies, sort, copies); staged ones go up and down through the transfer engine.
 void sort_on_device(Context& ctx, const SortDesc& desc, const HostArray& keys, const HostArray* values,
                     bool iota_values) {
   detail::ContextState& s = ctx.state();
   const std::uint64_t n = desc.max_count;
   const sorting::PlannedSort planned = sorting::plan_sort(ctx.info(), desc);
-  const std::uint64_t key_size = n * key_bytes(desc.key_type);
-  const std::uint64_t value_size = n * value_bytes(desc.value_type);
-  const VkBuffer key_buffer = s.reusable_buffer(kKeySlot, key_size).handle();
-  const VkBuffer value_buffer =
-      desc.value_type != ValueType::none ? s.reusable_buffer(kValueSlot, value_size).handle() : VK_NULL_HANDLE;
+  const std::uint64_t sizes[] = {n * key_bytes(desc.key_type), n * value_bytes(desc.value_type)};
+  const VkBuffer buffers[] = {
+      s.reusable_buffer(kKeySlot, sizes[0]).handle(),
+      desc.value_type != ValueType::none ? s.reusable_buffer(kValueSlot, sizes[1]).handle() : VK_NULL_HANDLE};
   const Buffer& temporary = s.reusable_buffer(kTemporarySlot, kScratchOffset + planned.plan->temporary_bytes());
-  const Imports key_imports(s, key_size, keys);
-  const Imports value_imports(s, value_size, values ? *values : HostArray{});
-  const HostArray* arrays[] = {&keys, iota_values ? nullptr : values};
-  const Imports* imports[] = {&key_imports, &value_imports};
-  const VkBuffer buffers[] = {key_buffer, value_buffer};
-  const std::uint64_t sizes[] = {key_size, value_size};
+  const SortBuffers sort_buffers{{buffers[0]}, {buffers[1]}, {temporary.handle()}};
+  const HostArray* arrays[] = {&keys, values};
   detail::TransferEngine& engine = s.transfers();
-  s.uploaded = send(engine, arrays, imports, buffers, sizes);
-  const SortBuffers sort_buffers{{key_buffer}, {value_buffer}, {temporary.handle()}};
-  ctx.run([&](Recorder& r) {
-    if (iota_values) sorting::record_iota(ctx, r, value_buffer, n);
+  const auto sort = [&](Recorder& r) {
+    if (iota_values) sorting::record_iota(ctx, r, buffers[1], n);
     record_planned(ctx, r, planned, sort_buffers);
-  });
-  arrays[1] = values;
-  receive(engine, arrays, imports, buffers, sizes, s.compute->last());
+  };
+
+  ImportedArrays imported;
+  if (imports_host_memory(s) && imported.import(engine, arrays, sizes)) {
+    ctx.run([&](Recorder& r) {
+      for (std::size_t i = 0; i < 2; ++i) {
+        if (const auto* m = imported.in(i)) r.copy_buffer(m->buffer(), buffers[i], {m->offset(), 0, sizes[i]});
+      }
+      sort(r);
+      for (std::size_t i = 0; i < 2; ++i) {
+        if (const auto* m = imported.out(i)) r.copy_buffer(buffers[i], m->buffer(), {0, m->offset(), sizes[i]});
+      }
+    });
+    for (std::size_t i = 0; i < 2; ++i) {
+      engine.count_imported((imported.in(i) ? sizes[i] : 0) + (imported.out(i) ? sizes[i] : 0));
+    }
+    return;
+  }
+  std::vector<detail::UploadPart> up;
+  std::vector<detail::DownloadPart> down;
+  for (std::size_t i = 0; i < 2; ++i) {
+    if (arrays[i] && arrays[i]->read) up.push_back({arrays[i]->read, buffers[i], 0, sizes[i]});
+    if (arrays[i] && arrays[i]->write) down.push_back({buffers[i], 0, sizes[i], arrays[i]->write});
+  }
+  s.uploaded = engine.upload(up);
+  ctx.run(sort);
+  engine.download(down, s.compute->last());
 }
 
 }  // namespace
