@@ -185,6 +185,8 @@ ContextState::~ContextState() {
     // An adopted device's other queues are the engine's: its commands recorded by vkc are done
     // by contract (AdoptedDevice), and the Context's own submissions each waited.
     if (!adopted) vkDeviceWaitIdle(device);
+    cache_file.save(!pipelines.empty());
+    cache_file.close();
     pipelines.clear();
     count_ceiling = Buffer();
     if (fence) vkDestroyFence(device, fence, nullptr);
@@ -279,6 +281,8 @@ Context::Context(const ContextOptions& options) : state_(std::make_unique<detail
   s.pipeline_statistics = wants_pipeline_statistics(s.physical);
   s.device = create_device(s.instance, s.physical, s.info, s.queue_family, s.pipeline_statistics);
   vkGetDeviceQueue(s.device, s.queue_family, 0, &s.queue);
+  s.cache_file.open(s.device, s.physical, detail::pipeline_cache_directory(options.pipeline_cache_dir));
+  s.pipeline_cache = s.cache_file.handle();
   create_command_objects(s);
   s.count_ceiling = create_buffer(4);
   const std::uint32_t ceiling = UINT32_MAX;
