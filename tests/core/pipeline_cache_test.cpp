@@ -139,22 +139,30 @@ class PipelineCacheTest : public GpuTest {
     EXPECT_EQ(std::memcmp(driver.pipelineCacheUUID, props.pipelineCacheUUID, VK_UUID_SIZE), 0);
   }
 
-  // Replaces the driver's header in `file` by `edit`'s version, with vkc's header made
-  // consistent again, so that only the check of the driver's header can refuse the file.
+  // A cache file for this device, as the library writes it, whose driver data is a
+  // VkPipelineCacheHeaderVersionOne built from the device's properties (edited by `edit`) and
+  // `extra` bytes after it. Checks that, unedited, the library would load it: whatever a test
+  // then does to the file is all that makes it invalid.
   template <class Edit>
-  void rewrite_driver_header(const fs::path& file, Edit edit) {
-    std::vector<std::byte> bytes = read_bytes(file);
-    ASSERT_GE(bytes.size(), sizeof(PipelineCacheFileHeader) + sizeof(VkPipelineCacheHeaderVersionOne));
-    VkPipelineCacheHeaderVersionOne driver{};
-    std::byte* payload = bytes.data() + sizeof(PipelineCacheFileHeader);
-    std::memcpy(&driver, payload, sizeof driver);
+  fs::path write_file_for_this_device(std::size_t extra, Edit edit) {
+    const detail::PipelineCacheKey key = detail::pipeline_cache_key(ctx().physical_device());
+    const VkPhysicalDeviceProperties props = device_properties();
+    VkPipelineCacheHeaderVersionOne driver{sizeof driver, VK_PIPELINE_CACHE_HEADER_VERSION_ONE, props.vendorID,
+                                           props.deviceID, {}};
+    std::memcpy(driver.pipelineCacheUUID, props.pipelineCacheUUID, VK_UUID_SIZE);
+    std::vector<std::byte> payload(sizeof driver + extra);
+    for (std::size_t i = 0; i < payload.size(); ++i) payload[i] = std::byte(i * 7 + 3);
+    const fs::path file = dir_ / detail::pipeline_cache_file_name(key);
+    std::memcpy(payload.data(), &driver, sizeof driver);
+    EXPECT_TRUE(detail::write_pipeline_cache_file(file, key, payload));
+    EXPECT_EQ(detail::read_pipeline_cache_file(file, key), payload) << "the unedited file is not one the library loads";
     edit(driver);
-    std::memcpy(payload, &driver, sizeof driver);
-    PipelineCacheFileHeader header;
-    std::memcpy(&header, bytes.data(), sizeof header);
-    header.payload_hash = detail::fnv1a64(std::span(bytes).subspan(sizeof header));
-    std::memcpy(bytes.data(), &header, sizeof header);
-    write_bytes(file, bytes);
+    std::memcpy(payload.data(), &driver, sizeof driver);
+    EXPECT_TRUE(detail::write_pipeline_cache_file(file, key, payload));
+    return file;
+  }
+  fs::path write_file_for_this_device(std::size_t extra) {
+    return write_file_for_this_device(extra, [](VkPipelineCacheHeaderVersionOne&) {});
   }
 
   // A context on dir_ with `file` in place: it must ignore the file, sort, and leave a valid one.
@@ -201,15 +209,23 @@ TEST_F(PipelineCacheTest, UnchangedCacheIsNotRewritten) {
 }
 
 TEST_F(PipelineCacheTest, IgnoresATruncatedFile) {
-  const fs::path file = write_cache_file();
+  const fs::path file = write_file_for_this_device(4096);
   std::vector<std::byte> bytes = read_bytes(file);
-  bytes.resize(bytes.size() - 1);
+  bytes.resize(bytes.size() - 100);  // the driver's header is intact, its data cut short
+  write_bytes(file, bytes);
+  expect_ignored_and_replaced(file);
+}
+
+TEST_F(PipelineCacheTest, IgnoresAFileWhoseDataWasAltered) {
+  const fs::path file = write_file_for_this_device(4096);
+  std::vector<std::byte> bytes = read_bytes(file);
+  bytes[bytes.size() - 10] ^= std::byte{0x40};  // one bit of the driver's data, past its header
   write_bytes(file, bytes);
   expect_ignored_and_replaced(file);
 }
 
 TEST_F(PipelineCacheTest, IgnoresAFileOfGarbage) {
-  const fs::path file = write_cache_file();
+  const fs::path file = write_file_for_this_device(0);
   std::mt19937_64 rng = rng_for_current_test();
   std::vector<std::byte> garbage(4096);
   for (auto& b : garbage) b = static_cast<std::byte>(rng());
@@ -218,20 +234,19 @@ TEST_F(PipelineCacheTest, IgnoresAFileOfGarbage) {
 }
 
 TEST_F(PipelineCacheTest, IgnoresAnEmptyFile) {
-  const fs::path file = write_cache_file();
+  const fs::path file = write_file_for_this_device(0);
   write_bytes(file, {});
   expect_ignored_and_replaced(file);
 }
 
 TEST_F(PipelineCacheTest, IgnoresAFileWhoseDriverHeaderNamesAnotherVendor) {
-  const fs::path file = write_cache_file();
-  rewrite_driver_header(file, [](VkPipelineCacheHeaderVersionOne& h) { h.vendorID ^= 0x10de; });
+  const fs::path file = write_file_for_this_device(64, [](VkPipelineCacheHeaderVersionOne& h) { h.vendorID ^= 0x10de; });
   expect_ignored_and_replaced(file);
 }
 
 TEST_F(PipelineCacheTest, IgnoresAFileWhoseDriverHeaderHasAnotherUuid) {
-  const fs::path file = write_cache_file();
-  rewrite_driver_header(file, [](VkPipelineCacheHeaderVersionOne& h) { h.pipelineCacheUUID[7] ^= 0x5a; });
+  const fs::path file =
+      write_file_for_this_device(64, [](VkPipelineCacheHeaderVersionOne& h) { h.pipelineCacheUUID[7] ^= 0x5a; });
   expect_ignored_and_replaced(file);
 }
 
