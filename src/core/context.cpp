@@ -185,7 +185,7 @@ ContextState::~ContextState() {
     // An adopted device's other queues are the engine's: its commands recorded by vkc are done
     // by contract (AdoptedDevice), and the Context's own submissions each waited.
     if (!adopted) vkDeviceWaitIdle(device);
-    cache_file.save(!pipelines.empty());
+    cache_file.save(pipelines.size() != 0);
     cache_file.close();
     pipelines.clear();
     count_ceiling = Buffer();

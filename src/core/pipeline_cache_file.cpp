@@ -181,12 +181,11 @@ bool write_pipeline_cache_file(const fs::path& file, const PipelineCacheKey& key
 void PipelineCacheFile::open(VkDevice device, VkPhysicalDevice physical, const fs::path& directory) noexcept {
   close();
   device_ = device;
+  if (directory.empty()) return;  // off: the driver compiles every pipeline, as without a cache
   try {
     key_ = pipeline_cache_key(physical);
-    if (!directory.empty()) {
-      path_ = directory / pipeline_cache_file_name(key_);
-      loaded_ = read_pipeline_cache_file(path_, key_);
-    }
+    path_ = directory / pipeline_cache_file_name(key_);
+    loaded_ = read_pipeline_cache_file(path_, key_);
   } catch (...) {  // out of memory: run without the file
     path_.clear();
     loaded_.clear();

@@ -83,8 +83,8 @@ class PipelineCacheFile {
   PipelineCacheFile& operator=(const PipelineCacheFile&) = delete;
   ~PipelineCacheFile() { close(); }
 
-  /// Creates the VkPipelineCache, with the file's data when it is valid. `directory` empty: a
-  /// cache without a file. Never throws: without a cache, handle() stays VK_NULL_HANDLE.
+  /// Creates the VkPipelineCache, with the file's data when it is valid. `directory` empty (the
+  /// cache is off): none. Never throws: without a cache, handle() stays VK_NULL_HANDLE.
   void open(VkDevice device, VkPhysicalDevice physical, const std::filesystem::path& directory) noexcept;
   /// Writes the file when `pipelines_built` and the driver's data differ from what was loaded.
   void save(bool pipelines_built) noexcept;
