@@ -130,6 +130,22 @@ struct ContextOptions {
   bool validation = false;
   /// Suppresses the note on stderr when the choice falls back to a CPU device.
   bool quiet = false;
+  /// Where compiled pipelines are kept between runs (a persistent VkPipelineCache), so that a
+  /// program's first sort does not wait for the driver to compile what an earlier run compiled:
+  /// - a directory: the cache lives there (created when missing);
+  /// - "off": no file is read or written (a directory named off is "./off");
+  /// - empty: the VKC_PIPELINE_CACHE environment variable (a directory, or "off"), else
+  ///   $XDG_CACHE_HOME/vkcompute, else $HOME/.cache/vkcompute.
+  /// The directory holds one file per device, driver version and vkc build
+  /// ("pipelines-<vendor>-<device>-<driver>-<pipelineCacheUUID>-<build>.bin"), so a new driver
+  /// or vkc never reads an old file. The file is read when the Context is created, and handed to
+  /// the driver only when it is complete and its header names this device; any other file is
+  /// ignored. When the Context is destroyed, if it built pipelines and the driver's cache data
+  /// changed, the file is replaced atomically (a temporary file in the same directory, then a
+  /// rename): processes that share the directory never see a partial file; the last to finish
+  /// wins. No failure to read or write the cache is an error. An adopted device never has a
+  /// file: it uses AdoptedDevice::pipeline_cache.
+  std::string pipeline_cache_dir;
   /// How host arrays travel; see HostTransferOptions.
   HostTransferOptions host_transfer;
 };

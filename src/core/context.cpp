@@ -225,6 +225,8 @@ ContextState::~ContextState() {
     // by contract (AdoptedDevice), and the Context's own submissions each waited.
     if (!adopted) vkDeviceWaitIdle(device);
     transfers_.reset();  // waits for its own copies
+    cache_file.save(pipelines.size() != 0);
+    cache_file.close();
     pipelines.clear();
     count_ceiling = Buffer();
     reusable.clear();
@@ -355,6 +357,8 @@ Context::Context(const ContextOptions& options) : state_(std::make_unique<detail
   }
   s.host_transfer = options.host_transfer;
   s.can_import_host_memory = s.info.host_import_alignment != 0;
+  s.cache_file.open(s.device, s.physical, detail::pipeline_cache_directory(options.pipeline_cache_dir));
+  s.pipeline_cache = s.cache_file.handle();
   create_command_objects(s);
   create_count_ceiling(*this);
 }

@@ -48,6 +48,9 @@ namespace vkc::vk {
   X(vkDestroyPipelineLayout)               \
   X(vkCreateComputePipelines)              \
   X(vkDestroyPipeline)                     \
+  X(vkCreatePipelineCache)                 \
+  X(vkDestroyPipelineCache)                \
+  X(vkGetPipelineCacheData)                \
   X(vkCreateCommandPool)                   \
   X(vkDestroyCommandPool)                  \
   X(vkAllocateCommandBuffers)              \

@@ -58,6 +58,8 @@ class PipelineCache {
  public:
   const Pipeline& get(const detail::ContextState& state, const PipelineDesc& desc);
   void clear() { pipelines_.clear(); }
+  /// Pipelines built since the Context was created (or last cleared).
+  std::size_t size() const { return pipelines_.size(); }
 
  private:
   std::map<PipelineDesc, std::unique_ptr<Pipeline>> pipelines_;

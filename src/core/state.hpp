@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/pipeline.hpp"
+#include "core/pipeline_cache_file.hpp"
 #include "core/queue.hpp"
 #include "core/recorder.hpp"
 #include "core/transfer.hpp"
@@ -27,7 +28,9 @@ struct ContextState {
   std::uint32_t queue_family = 0;
   /// The instance and device are an engine's (Context(AdoptedDevice)): never destroyed here.
   bool adopted = false;
-  VkPipelineCache pipeline_cache = VK_NULL_HANDLE;  // the engine's, or none
+  VkPipelineCache pipeline_cache = VK_NULL_HANDLE;  // the engine's, or cache_file's
+  /// The persistent cache of a Context that created its device (ContextOptions::pipeline_cache_dir).
+  PipelineCacheFile cache_file;
   bool pipeline_statistics = false;    // VKC_PIPELINE_STATS=1: print each pipeline's compiler statistics
   VkPhysicalDeviceMemoryProperties memory{};
   VkCommandPool command_pool = VK_NULL_HANDLE;

@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -16,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/state.hpp"
 #include "support/gpu_test.hpp"
 #include "vkc/sort.hpp"
 
@@ -349,6 +352,24 @@ TEST_F(EngineAdoption, ReportsTheEnginesDevice) {
   EXPECT_EQ(vkc_->device(), engine_->adopted().device);
   EXPECT_EQ(vkc_->queue(), engine_->adopted().queue);
   EXPECT_EQ(vkc_->info().index, ctx().info().index);
+}
+
+// An adopted device compiles into the engine's VkPipelineCache and never writes a cache file,
+// even where VKC_PIPELINE_CACHE names a directory.
+TEST_F(EngineAdoption, UsesTheEnginesPipelineCacheAndWritesNoFile) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("vkc-engine-cache-" + std::to_string(std::random_device{}()));
+  const std::string old = std::getenv("VKC_PIPELINE_CACHE") ? std::getenv("VKC_PIPELINE_CACHE") : "";
+  setenv("VKC_PIPELINE_CACHE", dir.c_str(), 1);
+  vkc_.emplace(engine_->adopted());
+  EXPECT_EQ(vkc_->state().pipeline_cache, engine_->adopted().pipeline_cache);
+  const Input in = random_input();
+  const Input out = sort_on_engine(in, kMaxCount, false);
+  EXPECT_EQ(out.keys, expected(in, kMaxCount).keys);
+  vkc_.reset();
+  old.empty() ? unsetenv("VKC_PIPELINE_CACHE") : setenv("VKC_PIPELINE_CACHE", old.c_str(), 1);
+  EXPECT_FALSE(std::filesystem::exists(dir));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(EngineAdoptionErrors, RefusesAMissingHandleWithAVkcError) {

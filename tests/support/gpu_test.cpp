@@ -47,6 +47,10 @@ Context& context() {
   static std::unique_ptr<Context> ctx = [] {
     apply_test_environment();
     require_validation();
+    // Tests never write into the user's cache directory: neither this context nor the vkc
+    // processes that tests start (they inherit it) keep a pipeline cache file, unless the
+    // person running them names a directory. The cache's own tests name theirs.
+    setenv("VKC_PIPELINE_CACHE", "off", 0);
     ContextOptions options;
     options.quiet = true;
     return std::make_unique<Context>(options);

@@ -12,7 +12,7 @@ namespace vkc::test {
 
 /// The process-wide context, created on first use with validation as the environment asks
 /// (CTest sets VKC_VALIDATION=1); refuses to start without validation unless
-/// VKC_TEST_UNCHECKED=1 says so.
+/// VKC_TEST_UNCHECKED=1 says so. Sets VKC_PIPELINE_CACHE=off unless it is set.
 Context& context();
 
 /// Adds a test failure for every message the validation layer emitted since the last check.
