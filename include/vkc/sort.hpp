@@ -133,6 +133,11 @@ void sort_pairs_streamed(Context& ctx, KeyType key_type, const HostRead& keys_in
                          ValueType value_type, const HostRead& values_in, const HostWrite& values_out,
                          std::uint64_t count, const SortOptions& options = {});
 
+/// argsort for keys that are not in memory: the permutation goes to `indices_out` as uint32
+/// indices (4 bytes each; offsets count bytes of that array).
+void argsort_streamed(Context& ctx, KeyType type, const HostRead& keys_in, const HostWrite& indices_out,
+                      std::uint64_t count, const SortOptions& options = {});
+
 template <class T>
 void sort(Context& ctx, std::span<T> keys, const SortOptions& options = {}) {
   sort(ctx, key_type_of<T>(), keys.data(), keys.size(), options);

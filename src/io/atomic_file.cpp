@@ -217,6 +217,19 @@ void AtomicFile::write(std::span<const std::byte> bytes) {
   }
 }
 
+void AtomicFile::write_at(std::uint64_t offset, std::span<const std::byte> bytes) {
+  if (!seekable()) throw std::logic_error("AtomicFile::write_at on a direct output or after commit");
+  while (!bytes.empty()) {
+    ssize_t n = ::pwrite(fd_, bytes.data(), std::min(bytes.size(), max_chunk), static_cast<off_t>(offset));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail(target_, "cannot write '" + temp_.string() + "'", errno);
+    }
+    bytes = bytes.subspan(static_cast<std::size_t>(n));
+    offset += static_cast<std::uint64_t>(n);
+  }
+}
+
 void AtomicFile::commit() {
   if (!open_) throw std::logic_error("AtomicFile::commit after commit or a failed commit");
   open_ = false;

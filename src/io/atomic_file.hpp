@@ -41,6 +41,13 @@ class AtomicFile {
   /// Appends bytes to the temporary file (or to the special file).
   void write(std::span<const std::byte> bytes);
 
+  /// Whether write_at works: the output is a temporary file (not a device, FIFO, socket or
+  /// standard output, which take their bytes in order through write()).
+  bool seekable() const { return open_ && !direct_; }
+  /// Writes bytes at `offset` of the temporary file (pwrite): several threads may write
+  /// disjoint ranges at once. Mixing write() and write_at() is the caller's to order.
+  void write_at(std::uint64_t offset, std::span<const std::byte> bytes);
+
   /// Makes everything written so far the target's contents. On failure the temporary file is
   /// still removed by the destructor and the target keeps its old contents.
   void commit();

@@ -151,6 +151,22 @@ class InputFile {
     fail(path_, "truncated " + std::string(what) + (size_ ? " (the file shrank while being read?)" : ""));
   }
 
+  /// Fills out with the file's bytes from `offset` on (pread: any thread, any order).
+  void read_exact_at(std::uint64_t offset, std::span<std::byte> out) const {
+    std::size_t done = 0;
+    while (done < out.size()) {
+      ssize_t n = ::pread(fd_, out.data() + done, std::min(out.size() - done, max_chunk),
+                          static_cast<off_t>(offset + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) fail(path_, "read error: " + errno_message(errno));
+      if (n == 0) fail(path_, "truncated data (the file shrank while being read?)");
+      done += static_cast<std::size_t>(n);
+    }
+  }
+
+  bool is_regular() const { return size_.has_value(); }
+  std::uint64_t position() const { return position_; }
+
   // True when no byte follows (consumes one byte otherwise).
   bool at_end() {
     std::byte one{};
@@ -408,8 +424,8 @@ std::string data_size_problem(const Array& array, std::uint64_t needed, std::uin
   return (present < needed ? "truncated data: " : "data longer than the header says: ") + what;
 }
 
-// The header dict as NumPy writes it, padded with spaces and a newline so the data starts at
-// a multiple of 64 bytes (which lets readers memory-map it aligned).
+}  // namespace
+
 std::string npy_header(DType dtype, std::span<const std::size_t> shape) {
   const std::string dict = "{'descr': '" + std::string(npy_descr(dtype)) +
                            "', 'fortran_order': False, 'shape': " + shape_repr(shape) + ", }";
@@ -428,8 +444,6 @@ std::string npy_header(DType dtype, std::span<const std::size_t> shape) {
   }
   throw std::length_error("vkc::io::write_npy: header longer than 4 GiB");
 }
-
-}  // namespace
 
 std::size_t dtype_size(DType dtype) { return info(dtype).size; }
 std::string_view dtype_name(DType dtype) { return info(dtype).name; }
@@ -480,6 +494,18 @@ ArrayReader::ArrayReader(const fs::path& path, InputFormat format, DType raw_typ
 }
 
 ArrayReader::~ArrayReader() = default;
+
+bool ArrayReader::seekable() const { return input_ && input_->file.is_regular() && data_bytes_; }
+
+void ArrayReader::read_at(std::uint64_t offset, void* dst, std::uint64_t bytes) const {
+  if (!seekable()) throw std::logic_error("ArrayReader::read_at on a stream or after read()");
+  if (offset > *data_bytes_ || bytes > *data_bytes_ - offset) {
+    throw std::out_of_range("ArrayReader::read_at past the end of the data");
+  }
+  // The data starts where the header ended; raw data's first bytes were read as the lead.
+  const std::uint64_t data_start = input_->file.position() - input_->lead.size();
+  input_->file.read_exact_at(data_start + offset, std::span(static_cast<std::byte*>(dst), bytes));
+}
 
 std::optional<std::uint64_t> ArrayReader::count() const {
   if (!data_bytes_) return std::nullopt;

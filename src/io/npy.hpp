@@ -82,6 +82,14 @@ class ArrayReader {
   /// Elements to come; nullopt for raw data from a stream, whose end is known only once read.
   std::optional<std::uint64_t> count() const;
 
+  /// Whether read_at serves the data: a regular file whose size the header matched (not a
+  /// stream), before read().
+  bool seekable() const;
+  /// Reads the data's bytes [offset, offset + bytes) (offset 0: the first element) into dst
+  /// with pread: several threads may read disjoint ranges at once, and read() is not needed.
+  /// Throws FormatError when the file cannot be read or has shrunk.
+  void read_at(std::uint64_t offset, void* dst, std::uint64_t bytes) const;
+
   /// Reads the data, once. Throws FormatError for data shorter or longer than the header
   /// says, and when more than max_bytes would be read.
   Array read(std::uint64_t max_bytes = ~std::uint64_t{0});
@@ -103,6 +111,11 @@ Array read_raw(const std::filesystem::path& path, DType dtype);
 /// True when the file starts with the .npy magic "\x93NUMPY". False when it does not, is
 /// shorter than the magic, or cannot be opened: it never throws for I/O reasons.
 bool looks_like_npy(const std::filesystem::path& path);
+
+/// The .npy header (magic, version, header dict) that write_npy writes for an array of this
+/// type and shape, padded with spaces and a newline so that the data starts at a multiple of
+/// 64 bytes, as NumPy pads it; format 1.0 when it fits in 65535 bytes, else 2.0.
+std::string npy_header(DType dtype, std::span<const std::size_t> shape);
 
 /// Writes data as an .npy file, atomically (see AtomicFile for what each kind of path means): the target is replaced only once
 /// the whole file is on disk. The header is padded so the data starts at a multiple of 64

@@ -324,4 +324,13 @@ std::vector<std::uint32_t> argsort(Context& ctx, KeyType type, const void* keys,
   return permutation;
 }
 
+void argsort_streamed(Context& ctx, KeyType type, const HostRead& keys_in, const HostWrite& indices_out,
+                      std::uint64_t count, const SortOptions& options) {
+  check_count(count);
+  if (count == 0) return;
+  const HostArray indices{{}, indices_out};
+  sort_on_device(ctx, {type, ValueType::u32, count, sorting::options_for_argsort(options)}, {keys_in, {}}, &indices,
+                 true);
+}
+
 }  // namespace vkc

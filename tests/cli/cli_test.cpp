@@ -107,7 +107,8 @@ TEST_F(CliInfo, BenchSortWritesOneCsvRowPerAlgorithmAndSize) {
   std::string header, line;
   std::getline(lines, header);
   EXPECT_THAT(header, ::testing::StartsWith("algorithm,key_type,value_type,order,dist,n,gpu_ms,wall_ms,gkeys_per_s,"
-                                            "cub_ms,ratio_to_cub,verified,"));
+                                            "cub_ms,ratio_to_cub,host_to_host_ms,copy_bound_ms,"
+                                            "torch_host_to_host_ms,verified,"));
   std::vector<std::string> rows;
   while (std::getline(lines, line)) rows.push_back(line.substr(0, line.find(",yes,")));
   EXPECT_THAT(rows, ::testing::UnorderedElementsAre(::testing::StartsWith("radix,u32,u32,asc,uniform,512,"),
@@ -115,7 +116,7 @@ TEST_F(CliInfo, BenchSortWritesOneCsvRowPerAlgorithmAndSize) {
                                                     ::testing::StartsWith("radix,u32,u32,asc,uniform,2048,"),
                                                     ::testing::StartsWith("std_sort,u32,u32,asc,uniform,512,"),
                                                     ::testing::StartsWith("std_sort_par,u32,u32,asc,uniform,512,")));
-  for (const auto& row : rows) EXPECT_EQ(std::count(row.begin(), row.end(), ','), 10) << row;
+  for (const auto& row : rows) EXPECT_EQ(std::count(row.begin(), row.end(), ','), 13) << row;
 }
 
 TEST_F(CliInfo, VersionNamesTheVersionCommitLoaderAndDevice) {

@@ -12,6 +12,7 @@
 #include "io/npy.hpp"
 #include "io/numpy_python.hpp"
 #include "support/gpu_test.hpp"
+#include "vkc/sort.hpp"
 
 namespace vkc::test {
 namespace {
@@ -53,6 +54,11 @@ class CliSort : public GpuTest {
       EXPECT_THAT(entry.path().filename().string(), Not(HasSubstr("out"))) << "a file was left behind";
     }
   }
+
+  // Writes `keys` as an .npy input, sorts it with vkc (file to file: the streamed path) and
+  // checks the output against the library's own sort of the same keys.
+  template <class T>
+  void expect_cli_equals_library(io::DType type, std::vector<T> keys);
 
   std::filesystem::path dir_;
 };
@@ -170,6 +176,56 @@ TEST_F(CliSort, RefusesToOverwriteItsInput) {
   const auto before = io::read_npy(path("in.npy")).bytes;
   expect_refused("sort " + path("in.npy") + " -o " + path("in.npy"), "never modifies its input");
   EXPECT_EQ(io::read_npy(path("in.npy")).bytes, before);
+}
+
+template <class T>
+void CliSort::expect_cli_equals_library(io::DType type, std::vector<T> keys) {
+  write_npy("in.npy", type, keys);
+  const auto o = run_vkc("sort --order desc " + path("in.npy") + " -o " + path("out.npy"), dir_);
+  ASSERT_EQ(o.status, 0) << o.err;
+  vkc::sort(ctx(), std::span(keys), {.order = SortOrder::descending});
+  const io::Array result = io::read_npy(path("out.npy"));
+  EXPECT_EQ(result.dtype, type);
+  EXPECT_EQ(result.shape, std::vector<std::size_t>{keys.size()});
+  expect_same_bytes(result, keys, std::string(io::dtype_name(type)));
+}
+
+TEST_F(CliSort, FileToFileOutputIsTheLibrarysSortForEveryType) {
+  // Past one staging chunk of a CPU device (1 MiB), so several threads write the output.
+  const std::size_t n = 300007;
+  expect_cli_equals_library(io::DType::u32, random<std::uint32_t>(n));
+  expect_cli_equals_library(io::DType::i32, random<std::int32_t>(n));
+  expect_cli_equals_library(io::DType::f32, random<float>(n));
+  expect_cli_equals_library(io::DType::u64, random<std::uint64_t>(n));
+  expect_cli_equals_library(io::DType::i64, random<std::int64_t>(n));
+  expect_cli_equals_library(io::DType::f64, random<double>(n));
+}
+
+TEST_F(CliSort, FileToFileArgsortIsTheLibrarysPermutationWidened) {
+  const auto keys = random<float>(300007);
+  write_npy("in.npy", io::DType::f32, keys);
+  const auto o = run_vkc("sort --argsort " + path("in.npy") + " -o " + path("out.npy"), dir_);
+  ASSERT_EQ(o.status, 0) << o.err;
+  const auto perm = vkc::argsort(ctx(), std::span<const float>(keys));
+  expect_same_bytes(io::read_npy(path("out.npy")), std::vector<std::uint64_t>(perm.begin(), perm.end()));
+}
+
+TEST_F(CliSort, AWriteFailureMidOutputLeavesNoOutputAndTheInputUnchanged) {
+  const auto keys = random<std::int64_t>(300007);  // 2.4 MB, past the 256 KiB the limit allows
+  write_npy("in.npy", io::DType::i64, keys);
+  const std::string before = slurp(path("in.npy"));
+  const std::string command = "ulimit -f 512; VKC_DEVICE=" + std::to_string(ctx().info().index) + " '" VKC_EXECUTABLE
+                              "' --quiet sort " + path("in.npy") + " -o " + path("out.npy") + " 2>'" + path("err.txt") + "'";
+  const int raw = std::system(("bash -c \"" + command + "\"").c_str());
+  ASSERT_TRUE(WIFEXITED(raw));
+  EXPECT_EQ(WEXITSTATUS(raw), 1);
+  const std::string err = slurp(path("err.txt"));
+  EXPECT_EQ(line_count(err), 1) << err;
+  EXPECT_THAT(err, HasSubstr("out.npy")) << err;
+  EXPECT_EQ(slurp(path("in.npy")), before);
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_)) names.push_back(entry.path().filename());
+  EXPECT_THAT(names, ::testing::UnorderedElementsAre("in.npy", "err.txt")) << "an output or temporary file was left";
 }
 
 TEST_F(CliSort, ExistingOutputSurvivesAFailedRun) {

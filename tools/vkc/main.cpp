@@ -28,6 +28,9 @@ extern "C" void on_interrupt(int signal) {
 }
 
 void install_interrupt_handlers() {
+  // A file-size limit (ulimit -f) then fails a write with EFBIG, an error like any other,
+  // instead of killing the process with its temporary file left behind.
+  ::signal(SIGXFSZ, SIG_IGN);
   for (int signal : {SIGINT, SIGTERM}) {
     struct sigaction previous {};
     ::sigaction(signal, nullptr, &previous);

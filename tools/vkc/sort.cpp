@@ -11,12 +11,9 @@
 #include <numeric>
 
 #include "commands.hpp"
-#include "core/kernels.hpp"
-#include "core/pipeline.hpp"
 #include "harness.hpp"
 #include "io/atomic_file.hpp"
 #include "io/npy.hpp"
-#include "sort/algorithm.hpp"
 #include "vkc/sort.hpp"
 
 namespace vkc::cli {
@@ -101,42 +98,59 @@ void check_device(const Context& ctx, const SortArgs& args, std::uint64_t key_by
   }
 }
 
-// Sorts on the device with a progress line per phase; returns the permutation for --argsort.
-std::vector<std::uint32_t> sort_on_gpu(Context& ctx, const SortDesc& desc, std::vector<std::byte>& keys, bool argsort) {
-  const std::uint64_t n = desc.max_count;
-  std::vector<std::uint32_t> permutation(argsort ? n : 0);
-  if (n == 0) return permutation;
-  Buffer key_buffer = ctx.create_buffer(keys.size());
-  Buffer value_buffer;
-  if (argsort) value_buffer = ctx.create_buffer(n * 4);
-  Buffer temporary = ctx.create_buffer(sort_temporary_bytes(ctx, desc));
-  bench::progress("vkc sort: uploading " + std::to_string(n) + " keys");
-  ctx.upload(key_buffer, keys.data(), keys.size());
-  bench::progress("vkc sort: sorting on " + ctx.info().name);
-  const SortBuffers buffers{{key_buffer.handle()}, {value_buffer.handle()}, {temporary.handle()}};
-  ctx.run([&](Recorder& r) {
-    if (argsort) sorting::record_iota(ctx, r, value_buffer.handle(), n);
-    sorting::record(ctx, r, desc, n, buffers);
-  });
-  bench::progress("vkc sort: downloading");
-  if (argsort) {
-    ctx.download(value_buffer, permutation.data(), n * 4);
-  } else {
-    ctx.download(key_buffer, keys.data(), keys.size());
+// Sorts a regular input file into the output's temporary file without holding either in memory:
+// the transfer threads read the input's chunks with pread and write the sorted chunks with pwrite
+// (argsort's uint32 indices widened to the output's uint64 on the way).
+void sort_file_to_file(Context& ctx, const SortArgs& args, const io::ArrayReader& reader, io::AtomicFile& out,
+                       const SortOptions& options) {
+  const std::uint64_t n = *reader.count();
+  const std::vector<std::size_t> shape{static_cast<std::size_t>(n)};
+  std::string header;
+  if (args.argsort) {
+    header = io::npy_header(io::DType::u64, shape);
+  } else if (reader.is_npy()) {
+    header = io::npy_header(reader.dtype(), shape);
   }
-  bench::progress("");
-  return permutation;
+  out.write_at(0, std::as_bytes(std::span(header)));
+  const HostRead read = [&](std::uint64_t offset, void* dst, std::uint64_t bytes) { reader.read_at(offset, dst, bytes); };
+  if (args.argsort) {
+    const HostWrite write = [&](std::uint64_t offset, const void* src, std::uint64_t bytes) {
+      const auto* narrow = static_cast<const std::uint32_t*>(src);
+      const std::vector<std::uint64_t> wide(narrow, narrow + bytes / 4);
+      out.write_at(header.size() + offset * 2, std::as_bytes(std::span(wide)));
+    };
+    argsort_streamed(ctx, key_type_of(reader.dtype()), read, write, n, options);
+  } else {
+    const HostWrite write = [&](std::uint64_t offset, const void* src, std::uint64_t bytes) {
+      out.write_at(header.size() + offset, std::span(static_cast<const std::byte*>(src), bytes));
+    };
+    sort_streamed(ctx, key_type_of(reader.dtype()), read, write, n, options);
+  }
+  out.commit();
 }
 
-void write_result(io::AtomicFile& out, const SortArgs& args, bool is_npy, const io::Array& keys,
-                  const std::vector<std::uint32_t>& perm) {
+// Sorts keys read whole into memory (input from a stream, or output to one).
+void sort_in_memory(Context& ctx, const SortArgs& args, const Common& common, io::ArrayReader& reader,
+                    io::AtomicFile& out, const SortOptions& options) {
+  const io::DType type = reader.dtype();
+  const bool counted = reader.count().has_value();
+  io::Array keys = reader.read(std::uint64_t{UINT32_MAX} * io::dtype_size(type));
+  if (!counted) {
+    check_count(args, common, type, keys.count());
+    check_device(ctx, args, keys.bytes.size(), keys.count());
+  }
+  bench::progress("vkc sort: sorting " + std::to_string(keys.count()) + " keys on " + ctx.info().name);
   if (args.argsort) {
+    const auto perm = argsort(ctx, key_type_of(type), keys.bytes.data(), keys.count(), options);
     const std::vector<std::uint64_t> wide(perm.begin(), perm.end());
     io::write_npy(out, io::DType::u64, std::as_bytes(std::span(wide)), {wide.size()});
-  } else if (is_npy) {
-    io::write_npy(out, keys.dtype, keys.bytes, keys.shape);
   } else {
-    io::write_raw(out, keys.bytes);
+    sort(ctx, key_type_of(type), keys.bytes.data(), keys.count(), options);
+    if (reader.is_npy()) {
+      io::write_npy(out, keys.dtype, keys.bytes, keys.shape);
+    } else {
+      io::write_raw(out, keys.bytes);
+    }
   }
 }
 
@@ -158,16 +172,14 @@ void run_sort(const SortArgs& args, const Common& common) {
   io::AtomicFile out(args.output);  // its temporary file exists from now until the result is in place
   Context ctx(ContextOptions{.device = common.device});
   if (reader->count()) check_device(ctx, args, *reader->count() * io::dtype_size(type), *reader->count());
-  bench::progress("vkc sort: reading " + args.input.string());
-  io::Array keys = reader->read(std::uint64_t{UINT32_MAX} * io::dtype_size(type));
-  if (!reader->count()) {
-    check_count(args, common, type, keys.count());
-    check_device(ctx, args, keys.bytes.size(), keys.count());
+  if (reader->seekable() && out.seekable()) {
+    bench::progress("vkc sort: sorting " + args.input.string() + " on " + ctx.info().name);
+    sort_file_to_file(ctx, args, *reader, out, options);
+  } else {
+    bench::progress("vkc sort: reading " + args.input.string());
+    sort_in_memory(ctx, args, common, *reader, out, options);
   }
-  if (args.argsort) options = sorting::options_for_argsort(options);
-  const SortDesc desc{key_type_of(type), args.argsort ? ValueType::u32 : ValueType::none, keys.count(), options};
-  const auto perm = sort_on_gpu(ctx, desc, keys.bytes, args.argsort);
-  write_result(out, args, reader->is_npy(), keys, perm);
+  bench::progress("");
 }
 
 }  // namespace
