@@ -144,18 +144,18 @@ def not_measured(folder):
 def cpu_gpu_table(folder):
     rows = read_csv(folder, "sort-u32.csv")
     series = ["std_sort", "std_sort_par", "bitonic", "bitonic_transpose", "odd_even", "radix", "cub_radix",
-              "cub_merge", "auto_with_transfers"]
+              "cub_merge", "host_to_host"]
     times = {s: gpu_times(rows, s) for s in series}
     lines = []
     for n in sorted({int(r["n"]) for r in rows}):
         if (n.bit_length() - 1) % 2:
             continue
         cells = [size(n)] + [ms(times[s].get(n, (None,))[0]) for s in series]
-        cpu, total = times["std_sort"].get(n, (None,))[0], times["auto_with_transfers"].get(n, (None,))[0]
+        cpu, total = times["std_sort"].get(n, (None,))[0], times["host_to_host"].get(n, (None,))[0]
         cells.append("%.2fx" % (cpu / total) if cpu and total else "")
         lines.append(cells)
     head = ["n", "std::sort", "std::sort par", "bitonic", "bitonic_transpose", "odd_even", "radix", "CUB radix",
-            "CUB merge", "auto + transfers", "std::sort / (auto + transfers)"]
+            "CUB merge", "host to host", "std::sort / host to host"]
     return table(head, lines)
 
 
