@@ -159,6 +159,19 @@ TEST_F(HostPathTest, AReaderThatThrowsEndsTheSortAndTheContextSortsAfterwards) {
   expect_sorts<std::uint32_t>(c, 100000);
 }
 
+TEST_F(HostPathTest, AWriterThatThrowsEndsTheSortAndTheContextSortsAfterwards) {
+  Context& c = own({.threads = 2, .chunk_bytes = 64 << 10});
+  std::vector<std::uint32_t> input(100000, 5);
+  const HostRead read = [&](std::uint64_t offset, void* dst, std::uint64_t bytes) {
+    std::memcpy(dst, reinterpret_cast<const std::byte*>(input.data()) + offset, bytes);
+  };
+  const HostWrite failing = [](std::uint64_t offset, const void*, std::uint64_t) {
+    if (offset > 0) throw std::runtime_error("disk full");
+  };
+  EXPECT_THROW(sort_streamed(c, KeyType::u32, read, failing, input.size()), std::runtime_error);
+  expect_sorts<std::uint32_t>(c, 100000);
+}
+
 TEST_F(HostPathTest, ReleasedMemoryIsGoneAndComesBackOnTheNextSort) {
   Context& c = own({});
   expect_sorts<std::uint64_t>(c, 50000);
