@@ -1,6 +1,7 @@
 // Device-local buffers, staging transfers and the shader copy.
 #include <algorithm>
 #include <cstring>
+#include <span>
 #include <utility>
 
 #include "core/check.hpp"
@@ -73,22 +74,26 @@ void allocate_buffer(const ContextState& s, std::uint64_t bytes, VkBufferUsageFl
   check(vkBindBufferMemory(s.device, buffer, memory, 0), "vkBindBufferMemory", s.info.name);
 }
 
-const Buffer& ContextState::reusable_buffer(std::size_t slot, std::uint64_t bytes) {
-  if (reusable.size() <= slot) reusable.resize(slot + 1);
-  if (reusable[slot] && reusable[slot].bytes() >= bytes) return reusable[slot];
-  reusable[slot] = Buffer();
+const std::vector<Buffer>& ContextState::reusable_buffers(std::span<const std::uint64_t> bytes) {
+  if (reusable.size() < bytes.size()) reusable.resize(bytes.size());
   const std::uint64_t limit =
       std::min<std::uint64_t>(info.max_storage_buffer_range, info.max_allocation_bytes ? info.max_allocation_bytes : ~0ull);
-  const std::uint64_t roomy = std::max(bytes, std::min(bytes + bytes / 4, limit));
   try {
-    reusable[slot] = create_device_buffer(*this, roomy);
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+      if (bytes[i] == 0 || (reusable[i] && reusable[i].bytes() >= bytes[i])) continue;
+      reusable[i] = Buffer();
+      reusable[i] = create_device_buffer(*this, std::max(bytes[i], std::min(bytes[i] + bytes[i] / 4, limit)));
+    }
   } catch (const Error&) {
-    // Memory held for other slots and staging may be what is missing: free it, try once more.
+    // Memory held for the other buffers' slack and for staging may be what is missing: free it
+    // all, and allocate each buffer at its size once more.
     release_cached_memory();
-    reusable.resize(slot + 1);
-    reusable[slot] = create_device_buffer(*this, bytes);
+    reusable.resize(bytes.size());
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+      if (bytes[i]) reusable[i] = create_device_buffer(*this, bytes[i]);
+    }
   }
-  return reusable[slot];
+  return reusable;
 }
 
 }  // namespace detail

@@ -44,9 +44,6 @@ class TimelineQueue {
   /// Blocks the calling thread until `point` is reached (any queue's point).
   void wait(TimelinePoint point) const;
 
-  /// Holds off every submission to this queue while alive (for code that submits to it directly).
-  std::unique_lock<std::mutex> lock() { return std::unique_lock(mutex_); }
-
  private:
   VkDevice device_;
   VkQueue queue_;

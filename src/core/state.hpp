@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -66,9 +67,11 @@ struct ContextState {
   TimelineQueue& transfer_queue() { return transfer_only ? *transfer_only : *compute; }
   /// The transfer engine, made with the options' threads and chunk size on first use.
   TransferEngine& transfers();
-  /// The reusable device buffer of `slot`, at least `bytes` long: kept while large enough,
-  /// else replaced by one a quarter larger than asked (so that growing sizes reallocate rarely).
-  const Buffer& reusable_buffer(std::size_t slot, std::uint64_t bytes);
+  /// The reusable device buffers, buffer i at least bytes[i] long (0: not needed, left as it
+  /// is): each kept while large enough, else replaced by one a quarter larger than asked (so
+  /// that growing sizes reallocate rarely). When an allocation fails, frees them all and the
+  /// staging, and allocates each at its size once more. Handles stay valid until the next call.
+  const std::vector<Buffer>& reusable_buffers(std::span<const std::uint64_t> bytes);
   /// Frees reusable buffers and staging; the next transfer or sort makes them again.
   void release_cached_memory();
 

@@ -75,9 +75,6 @@ HostArray in_place(void* data) {
   return {detail::read_memory(data), detail::write_memory(data), data, data};
 }
 
-// The reusable device buffers of the host sort functions (ContextState::reusable_buffer).
-enum ReusableSlot : std::size_t { kKeySlot, kValueSlot, kTemporarySlot };
-
 // Whether a host sort imports the caller's memory. `automatic` stages: pinning pages costs more
 // than several threads copying them (docs/perf-notes.md#host-path).
 bool imports_host_memory(const detail::ContextState& s) {
@@ -132,11 +129,11 @@ void sort_on_device(Context& ctx, const SortDesc& desc, const HostArray& keys, c
   const std::uint64_t n = desc.max_count;
   const sorting::PlannedSort planned = sorting::plan_sort(ctx.info(), desc);
   const std::uint64_t sizes[] = {n * key_bytes(desc.key_type), n * value_bytes(desc.value_type)};
-  const VkBuffer buffers[] = {
-      s.reusable_buffer(kKeySlot, sizes[0]).handle(),
-      desc.value_type != ValueType::none ? s.reusable_buffer(kValueSlot, sizes[1]).handle() : VK_NULL_HANDLE};
-  const Buffer& temporary = s.reusable_buffer(kTemporarySlot, kScratchOffset + planned.plan->temporary_bytes());
-  const SortBuffers sort_buffers{{buffers[0]}, {buffers[1]}, {temporary.handle()}};
+  // Keys, values and temporary storage, kept by the Context between calls.
+  const std::uint64_t reusable_sizes[] = {sizes[0], sizes[1], kScratchOffset + planned.plan->temporary_bytes()};
+  const std::vector<Buffer>& reusable = s.reusable_buffers(reusable_sizes);
+  const VkBuffer buffers[] = {reusable[0].handle(), sizes[1] ? reusable[1].handle() : VK_NULL_HANDLE};
+  const SortBuffers sort_buffers{{buffers[0]}, {buffers[1]}, {reusable[2].handle()}};
   const HostArray* arrays[] = {&keys, values};
   detail::TransferEngine& engine = s.transfers();
   const auto sort = [&](Recorder& r) {
