@@ -120,6 +120,39 @@ class ImportedArrays {
   std::array<const detail::ImportedMemory*, kArrays> in_{}, out_{};
 };
 
+std::vector<std::uint64_t> part_sizes(std::span<const detail::UploadPart> parts) {
+  std::vector<std::uint64_t> sizes;
+  for (const auto& p : parts) sizes.push_back(p.bytes);
+  return sizes;
+}
+
+std::vector<std::uint64_t> part_sizes(std::span<const detail::DownloadPart> parts) {
+  std::vector<std::uint64_t> sizes;
+  for (const auto& p : parts) sizes.push_back(p.bytes);
+  return sizes;
+}
+
+// A sort whose arrays fit the staging buffers at once: the threads fill them, one submission
+// copies up, sorts and copies down, the threads drain them. Saves the transfer queue's
+// per-chunk submissions and waits, which dominate small sorts. False when they do not fit.
+template <class Sort>
+bool sort_in_one_submission(Context& ctx, detail::TransferEngine& engine, std::span<const detail::UploadPart> up,
+                            std::span<const detail::DownloadPart> down, const Sort& sort) {
+  const auto staged_up = engine.place(part_sizes(up));
+  const auto staged_down = engine.place(part_sizes(down));
+  if (staged_up.empty() || staged_down.empty()) return false;
+  engine.fill(up, staged_up);
+  ctx.run([&](Recorder& r) {
+    for (const auto& c : staged_up) r.copy_buffer(c.buffer, up[c.part].dst, {0, up[c.part].dst_offset + c.offset, c.bytes});
+    sort(r);
+    for (const auto& c : staged_down) {
+      r.copy_buffer(down[c.part].src, c.buffer, {down[c.part].src_offset + c.offset, 0, c.bytes});
+    }
+  });
+  engine.drain(down, staged_down);
+  return true;
+}
+
 // Uploads keys (and values, unless `iota_values` numbers them on the device), sorts them with
 // `desc` in the Context's reusable buffers, and hands back what is wanted. Imported arrays take
 // one submission (copies, sort, copies); staged ones go up and down through the transfer engine.
@@ -163,6 +196,7 @@ void sort_on_device(Context& ctx, const SortDesc& desc, const HostArray& keys, c
     if (arrays[i] && arrays[i]->read) up.push_back({arrays[i]->read, buffers[i], 0, sizes[i]});
     if (arrays[i] && arrays[i]->write) down.push_back({buffers[i], 0, sizes[i], arrays[i]->write});
   }
+  if (sort_in_one_submission(ctx, engine, up, down, sort)) return;
   s.uploaded = engine.upload(up);
   ctx.run(sort);
   engine.download(down, s.compute->last());
