@@ -6,10 +6,24 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <vector>
 
 #include "support/gpu_test.hpp"
 
 namespace vkc::test {
+
+namespace {
+// Every scratch folder of this test process, removed when it exits (CTest runs one test per
+// process), whatever the test's outcome.
+struct ScratchFolders {
+  std::vector<std::filesystem::path> paths;
+  ~ScratchFolders() {
+    std::error_code ignored;
+    for (const auto& p : paths) std::filesystem::remove_all(p, ignored);
+  }
+};
+ScratchFolders scratch_folders;
+}  // namespace
 
 std::filesystem::path scratch_dir() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
@@ -17,6 +31,7 @@ std::filesystem::path scratch_dir() {
              ("vkc-cli-" + std::string(info->name()) + "-" + std::to_string(std::random_device{}()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  scratch_folders.paths.push_back(dir);
   return dir;
 }
 

@@ -16,7 +16,7 @@ struct Outcome {
 /// (e.g. "VAR=1 "), capturing both streams into files of `dir`.
 Outcome run_vkc(const std::string& args, const std::filesystem::path& dir, const std::string& env = "");
 
-/// A fresh empty folder for one test.
+/// A fresh empty folder for one test, removed when the test process exits.
 std::filesystem::path scratch_dir();
 
 /// The whole content of a file ("" when it cannot be read).
