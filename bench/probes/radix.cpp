@@ -181,7 +181,7 @@ Result measure(Context& ctx, const Case& c, RadixScan scan, std::uint64_t n, int
     if (bench_order) pristine_values = ctx.create_buffer(n * 4);
     values = ctx.create_buffer(n * 4);
     if (!bench_order) pristine_values = ctx.create_buffer(n * 4);
-    ctx.run([&](Recorder& r) { sorting::record_iota(ctx, r, pristine_values.handle(), n); });
+    ctx.run([&](Recorder& r) { sorting::record_iota(ctx, r, pristine_values.handle(), ValueType::u32, n); });
   }
   if (bench_order) temporary = ctx.create_buffer(sorting::temporary_bytes(ctx.info(), desc, edit));
   ctx.upload(pristine, input.data(), n * kw * 4);

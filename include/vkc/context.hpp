@@ -148,6 +148,11 @@ struct ContextOptions {
   std::string pipeline_cache_dir;
   /// How host arrays travel; see HostTransferOptions.
   HostTransferOptions host_transfer;
+  /// The most device memory, in bytes, that the convenient sort functions hold at once (their
+  /// keys, values and temporary buffers); arrays that need more are sorted in parts (sort.hpp,
+  /// Sizes). 0: the VKC_DEVICE_MEMORY_LIMIT environment variable (bytes, or a number with a K,
+  /// M, G or T suffix, powers of 1024), else nine tenths of the largest device-local heap.
+  std::uint64_t device_memory_limit = 0;
 };
 
 /// What a VkDevice must enable for vkc to run on it, for engines that create the device
@@ -202,6 +207,8 @@ struct AdoptedDevice {
   /// How host arrays travel. Host memory is never imported on an adopted device (vkc cannot
   /// tell whether VK_EXT_external_memory_host was enabled): `imported` means staged there.
   HostTransferOptions host_transfer;
+  /// As ContextOptions::device_memory_limit.
+  std::uint64_t device_memory_limit = 0;
 };
 
 class Context;

@@ -28,10 +28,15 @@
 // so for random input radix or bitonic is far faster (BENCHMARKS.md).
 //
 // ## Sizes
-// Any count from 0 to 2^32 - 1 elements, limited also by the device: every buffer must fit in
-// maxStorageBufferRange (4 GiB on NVIDIA, 128 MiB on lavapipe), and Error says which limit a
-// request passed. No algorithm pads to a power of two.
-// `radix` needs about (key bytes + value bytes + 1) bytes of temporary storage per element.
+// The convenient API sorts any count that fits in host memory (64-bit counts). Where the
+// arrays fit the device at once (every buffer within maxStorageBufferRange, 4 GiB on NVIDIA and
+// 128 MiB on lavapipe; all of them within ContextOptions::device_memory_limit; at most 2^32 - 1
+// elements), they are sorted there in one go. Larger ones are partitioned on the host by their
+// leading key bits into ranges that fit, in order and stably, and each range is sorted on the
+// device: the result is the same, stability included, and the call holds one more host copy of
+// the arrays meanwhile. `radix` needs about (key bytes + value bytes + 1) bytes of temporary
+// device storage per element. The low-level API records sorts of up to 2^32 - 1 elements (the
+// GPU-side count is a uint32) within one buffer each. No algorithm pads to a power of two.
 #pragma once
 
 #include <vulkan/vulkan_core.h>
@@ -119,8 +124,13 @@ void sort_pairs(Context& ctx, KeyType key_type, void* keys, ValueType value_type
 
 /// The permutation that sorts keys: keys[result[0]], keys[result[1]], ... is sorted. With a
 /// stable algorithm (radix, odd_even; `automatic` picks radix here) it is the stable permutation.
+/// 32-bit indices: throws Error when count exceeds 2^32 - 1 (argsort64 numbers any count).
 std::vector<std::uint32_t> argsort(Context& ctx, KeyType type, const void* keys, std::uint64_t count,
                                    const SortOptions& options = {});
+
+/// argsort with 64-bit indices, for any count.
+std::vector<std::uint64_t> argsort64(Context& ctx, KeyType type, const void* keys, std::uint64_t count,
+                                     const SortOptions& options = {});
 
 /// Sorts the `count` keys that `keys_in` supplies and hands them, sorted, to `keys_out`, for
 /// arrays that are not in memory (HostRead, HostWrite in context.hpp). Every byte is read before
@@ -134,9 +144,13 @@ void sort_pairs_streamed(Context& ctx, KeyType key_type, const HostRead& keys_in
                          std::uint64_t count, const SortOptions& options = {});
 
 /// argsort for keys that are not in memory: the permutation goes to `indices_out` as uint32
-/// indices (4 bytes each; offsets count bytes of that array).
+/// indices (4 bytes each; offsets count bytes of that array); count at most 2^32 - 1.
 void argsort_streamed(Context& ctx, KeyType type, const HostRead& keys_in, const HostWrite& indices_out,
                       std::uint64_t count, const SortOptions& options = {});
+
+/// argsort_streamed with uint64 indices (8 bytes each), for any count.
+void argsort64_streamed(Context& ctx, KeyType type, const HostRead& keys_in, const HostWrite& indices_out,
+                        std::uint64_t count, const SortOptions& options = {});
 
 template <class T>
 void sort(Context& ctx, std::span<T> keys, const SortOptions& options = {}) {
@@ -152,6 +166,11 @@ void sort_pairs(Context& ctx, std::span<K> keys, std::span<V> values, const Sort
 template <class T>
 std::vector<std::uint32_t> argsort(Context& ctx, std::span<const T> keys, const SortOptions& options = {}) {
   return argsort(ctx, key_type_of<T>(), keys.data(), keys.size(), options);
+}
+
+template <class T>
+std::vector<std::uint64_t> argsort64(Context& ctx, std::span<const T> keys, const SortOptions& options = {}) {
+  return argsort64(ctx, key_type_of<T>(), keys.data(), keys.size(), options);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -356,6 +356,7 @@ Context::Context(const ContextOptions& options) : state_(std::make_unique<detail
     if (transfer.family != s.queue_family) s.buffer_families.push_back(transfer.family);
   }
   s.host_transfer = options.host_transfer;
+  s.memory_limit = detail::resolve_memory_limit(options.device_memory_limit);
   s.can_import_host_memory = s.info.host_import_alignment != 0;
   s.cache_file.open(s.device, s.physical, detail::pipeline_cache_directory(options.pipeline_cache_dir));
   s.pipeline_cache = s.cache_file.handle();
@@ -387,6 +388,7 @@ Context::Context(const AdoptedDevice& adopted) : state_(std::make_unique<detail:
   s.queue = adopted.queue;
   s.pipeline_cache = adopted.pipeline_cache;
   s.host_transfer = adopted.host_transfer;
+  s.memory_limit = detail::resolve_memory_limit(adopted.device_memory_limit);
   create_command_objects(s);
   create_count_ceiling(*this);
 }

@@ -1,5 +1,8 @@
 // Device-local buffers, staging transfers and the shader copy.
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <span>
 #include <utility>
@@ -74,15 +77,38 @@ void allocate_buffer(const ContextState& s, std::uint64_t bytes, VkBufferUsageFl
   check(vkBindBufferMemory(s.device, buffer, memory, 0), "vkBindBufferMemory", s.info.name);
 }
 
+std::uint64_t ContextState::device_memory_limit() const {
+  return memory_limit ? memory_limit : info.device_local_bytes() / 10 * 9;
+}
+
 const std::vector<Buffer>& ContextState::reusable_buffers(std::span<const std::uint64_t> bytes) {
   if (reusable.size() < bytes.size()) reusable.resize(bytes.size());
-  const std::uint64_t limit =
+  const std::uint64_t limit = device_memory_limit();
+  const std::uint64_t per_buffer =
       std::min<std::uint64_t>(info.max_storage_buffer_range, info.max_allocation_bytes ? info.max_allocation_bytes : ~0ull);
+  const auto missing = [&](std::size_t i) { return bytes[i] && !(reusable[i] && reusable[i].bytes() >= bytes[i]); };
+  // A quarter past the request, so that growing sizes reallocate rarely.
+  const auto grown = [&](std::size_t i) { return std::max(bytes[i], std::min(bytes[i] + bytes[i] / 4, per_buffer)); };
+  std::uint64_t exact_total = 0, total = 0;
+  for (std::size_t i = 0; i < reusable.size(); ++i) {
+    if (i < bytes.size()) exact_total += bytes[i];
+    total += i < bytes.size() && missing(i) ? grown(i) : reusable[i].bytes();
+  }
+  if (exact_total > limit) {
+    throw Error("a sort needing " + bytes_text(exact_total) + " of device memory on '" + info.name +
+                "' passes the device memory limit of " + bytes_text(limit));
+  }
+  // Over the limit with the slack and the buffers kept: start afresh at the exact sizes.
+  const bool exact = total > limit;
+  if (exact) {
+    release_cached_memory();
+    reusable.resize(bytes.size());
+  }
   try {
     for (std::size_t i = 0; i < bytes.size(); ++i) {
-      if (bytes[i] == 0 || (reusable[i] && reusable[i].bytes() >= bytes[i])) continue;
+      if (!missing(i)) continue;
       reusable[i] = Buffer();
-      reusable[i] = create_device_buffer(*this, std::max(bytes[i], std::min(bytes[i] + bytes[i] / 4, limit)));
+      reusable[i] = create_device_buffer(*this, exact ? bytes[i] : grown(i));
     }
   } catch (const Error&) {
     // Memory held for the other buffers' slack and for staging may be what is missing: free it
@@ -94,6 +120,25 @@ const std::vector<Buffer>& ContextState::reusable_buffers(std::span<const std::u
     }
   }
   return reusable;
+}
+
+std::uint64_t resolve_memory_limit(std::uint64_t option) {
+  if (option) return option;
+  const char* text = std::getenv("VKC_DEVICE_MEMORY_LIMIT");
+  if (!text || !*text) return 0;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long number = std::strtoull(text, &end, 10);
+  const std::string suffix = end;
+  static const std::string units = "KMGT";
+  const auto unit = suffix.size() == 1 ? units.find(static_cast<char>(std::toupper(suffix[0]))) : std::string::npos;
+  const unsigned shift = unit == std::string::npos ? 0 : 10 * static_cast<unsigned>(unit + 1);
+  if (!std::isdigit(static_cast<unsigned char>(text[0])) || errno || !(suffix.empty() || unit != std::string::npos) || number == 0 ||
+      number > (~0ull >> shift)) {
+    throw Error(std::string("VKC_DEVICE_MEMORY_LIMIT='") + text +
+                "' is not a size (a positive number of bytes, or one with a K, M, G or T suffix)");
+  }
+  return number << shift;
 }
 
 }  // namespace detail

@@ -45,6 +45,8 @@ struct ContextState {
   /// Queue families that share device buffers (CONCURRENT sharing when there are two).
   std::vector<std::uint32_t> buffer_families;
   HostTransferOptions host_transfer;
+  /// ContextOptions::device_memory_limit resolved (the option, else the environment); 0: none.
+  std::uint64_t memory_limit = 0;
   bool can_import_host_memory = false;  // VK_EXT_external_memory_host enabled by vkc itself
   std::unique_ptr<TransferEngine> transfers_;  // made on first use: see transfers()
   /// Device buffers that the convenient sort functions keep between calls, by slot.
@@ -72,6 +74,9 @@ struct ContextState {
   /// that growing sizes reallocate rarely). When an allocation fails, frees them all and the
   /// staging, and allocates each at its size once more. Handles stay valid until the next call.
   const std::vector<Buffer>& reusable_buffers(std::span<const std::uint64_t> bytes);
+  /// The most bytes the reusable buffers may hold together: memory_limit, else nine tenths of
+  /// the largest device-local heap.
+  std::uint64_t device_memory_limit() const;
   /// Frees reusable buffers and staging; the next transfer or sort makes them again.
   void release_cached_memory();
 
@@ -80,6 +85,10 @@ struct ContextState {
   std::uint32_t memory_type(std::uint32_t type_bits, VkMemoryPropertyFlags required,
                             VkMemoryPropertyFlags preferred = 0) const;
 };
+
+/// `option` when set, else the VKC_DEVICE_MEMORY_LIMIT environment variable parsed, else 0.
+/// Throws Error when the variable is not a size.
+std::uint64_t resolve_memory_limit(std::uint64_t option);
 
 /// A device-local storage buffer (what Context::create_buffer returns).
 Buffer create_device_buffer(const ContextState& state, std::uint64_t bytes);

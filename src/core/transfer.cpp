@@ -75,11 +75,10 @@ void TransferEngine::prepare(Lane& lane) {
 void TransferEngine::allocate_staging(Slot& slot) {
   if (slot.buffer) return;
   // Cached memory: the host reads downloads from it at memory speed, and the device's copies
-  // snoop it either way (coherent). Shared with the compute queue, which copies from and into it
-  // in small sorts' single submissions.
+  // snoop it either way (coherent).
   allocate_buffer(state_, chunk_bytes_, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                   VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                  VK_MEMORY_PROPERTY_HOST_CACHED_BIT, true, slot.buffer, slot.memory);
+                  VK_MEMORY_PROPERTY_HOST_CACHED_BIT, false, slot.buffer, slot.memory);
   void* mapped = nullptr;
   check(vkMapMemory(state_.device, slot.memory, 0, VK_WHOLE_SIZE, 0, &mapped), "vkMapMemory", state_.info.name);
   slot.mapped = static_cast<std::byte*>(mapped);
@@ -216,45 +215,6 @@ void TransferEngine::download(std::span<const DownloadPart> parts, TimelinePoint
   unsigned lanes_used = 0;
   const std::vector<Chunk> chunks = split(sizes, lanes_used);
   pool_.run(lanes_used, [&](unsigned lane) { download_lane(lane, lanes_used, parts, chunks, after); });
-}
-
-std::vector<TransferEngine::StagedChunk> TransferEngine::place(std::span<const std::uint64_t> part_bytes) {
-  unsigned lanes_used = 0;
-  const std::vector<Chunk> chunks = split(part_bytes, lanes_used);
-  if (chunks.size() > 2 * std::size_t{lanes_used}) return {};
-  std::vector<StagedChunk> placed;
-  for (std::size_t c = 0; c < chunks.size(); ++c) {
-    Lane& lane = lanes_[c % lanes_used];
-    prepare(lane);
-    Slot& slot = lane.slots[c / lanes_used];
-    queue_.wait(slot.done);
-    allocate_staging(slot);
-    placed.push_back({slot.buffer, slot.mapped, chunks[c].part, chunks[c].offset, chunks[c].bytes});
-  }
-  return placed;
-}
-
-// Runs job(chunk) for every chunk, chunk c on lane c % lanes (the layout place() chose).
-template <class F>
-static void for_each_placed(WorkerPool& pool, std::size_t chunks, F&& job) {
-  const unsigned lanes = static_cast<unsigned>(std::min<std::size_t>(pool.size(), chunks));
-  pool.run(lanes, [&](unsigned lane) {
-    for (std::size_t c = lane; c < chunks; c += lanes) job(c);
-  });
-}
-
-void TransferEngine::fill(std::span<const UploadPart> parts, std::span<const StagedChunk> chunks) {
-  for_each_placed(pool_, chunks.size(), [&](std::size_t c) {
-    parts[chunks[c].part].read(chunks[c].offset, chunks[c].mapped, chunks[c].bytes);
-    staged_bytes_ += chunks[c].bytes;
-  });
-}
-
-void TransferEngine::drain(std::span<const DownloadPart> parts, std::span<const StagedChunk> chunks) {
-  for_each_placed(pool_, chunks.size(), [&](std::size_t c) {
-    parts[chunks[c].part].write(chunks[c].offset, chunks[c].mapped, chunks[c].bytes);
-    staged_bytes_ += chunks[c].bytes;
-  });
 }
 
 std::unique_ptr<ImportedMemory> TransferEngine::import(const void* data, std::uint64_t bytes) {

@@ -75,21 +75,8 @@ class TransferEngine {
   /// Copies every part down once `after` is reached; returns when write() has had every byte.
   void download(std::span<const DownloadPart> parts, TimelinePoint after);
 
-  /// A piece of a part placed in a staging buffer, for work that records its own copies.
-  struct StagedChunk {
-    VkBuffer buffer = VK_NULL_HANDLE;  // the staging buffer; the piece starts at its offset 0
-    std::byte* mapped = nullptr;
-    std::size_t part = 0;
-    std::uint64_t offset = 0, bytes = 0;  // the piece's place in its part
-  };
-  /// Places every part in the staging buffers at once, waiting until they are free; empty when
-  /// they do not fit. For a small sort whose copies, up and down, go into its own submission.
-  std::vector<StagedChunk> place(std::span<const std::uint64_t> part_bytes);
-  /// Reads each chunk's bytes into its staging buffer, the lanes in parallel.
-  void fill(std::span<const UploadPart> parts, std::span<const StagedChunk> chunks);
-  /// Hands each chunk's bytes to its part's write(), the lanes in parallel, once the copies into
-  /// the staging buffers have completed and been made visible to the host.
-  void drain(std::span<const DownloadPart> parts, std::span<const StagedChunk> chunks);
+  /// The lanes' threads, for host work between transfers (the caller is thread 0).
+  WorkerPool& workers() { return pool_; }
 
   /// Imports [data, data + bytes) for the device's copies, or returns null where the device or this memory
   /// cannot be imported (then stage it).

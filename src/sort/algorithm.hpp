@@ -17,6 +17,10 @@ namespace vkc::sorting {
 constexpr std::uint32_t kVendorNvidia = 0x10DE;
 constexpr std::uint32_t kVendorAmd = 0x1002;
 
+/// The dispatcher keeps the element count at the start of the temporary buffer; the
+/// algorithm's scratch follows at this offset (a multiple of every storage-buffer alignment).
+constexpr std::uint64_t kScratchOffset = 256;
+
 /// One sort, as recorded: buffers with their offsets and the sizes known on the host.
 struct Job {
   KeyType key_type = KeyType::u32;
@@ -100,14 +104,18 @@ void record(Context& ctx, Recorder& r, const SortDesc& desc, std::uint64_t count
 void record_indirect(Context& ctx, Recorder& r, const SortDesc& desc, BufferRange count, const SortBuffers& buffers,
                      const RadixPolicyEdit& edit = {});
 
+/// Records a planned sort of exactly planned.desc.max_count elements, whose count the host knows.
+void record_planned(Context& ctx, Recorder& r, const PlannedSort& planned, const SortBuffers& buffers);
+
 /// sort_temporary_bytes under a radix policy edit.
 std::uint64_t temporary_bytes(const DeviceInfo& device, const SortDesc& desc, const RadixPolicyEdit& edit = {});
 
 /// `options` with `automatic` resolved to a stable algorithm: what argsort sorts with.
 SortOptions options_for_argsort(SortOptions options);
 
-/// Records values[i] = i for i < n (uint32): the initial values of an argsort.
-void record_iota(Context& ctx, Recorder& r, VkBuffer values, std::uint64_t n);
+/// Records values[i] = i for i < n (uint32 or, for ValueType::u64, uint64): the initial values
+/// of an argsort.
+void record_iota(Context& ctx, Recorder& r, VkBuffer values, ValueType type, std::uint64_t n);
 
 /// Whether this build has an implementation of `algorithm` (`automatic` always).
 bool available(SortAlgorithm algorithm);

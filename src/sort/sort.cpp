@@ -11,19 +11,16 @@
 #include "core/kernels.hpp"
 #include "core/pipeline.hpp"
 #include "core/state.hpp"
-#include "core/transfer.hpp"
 #include "sort/algorithm.hpp"
+#include "sort/host_sort.hpp"
 
 namespace vkc {
 namespace {
 
-// The dispatcher keeps the element count at the start of the temporary buffer; the
-// algorithm's scratch follows at this offset (a multiple of every storage-buffer alignment).
-constexpr std::uint64_t kScratchOffset = 256;
-
 void check_count(std::uint64_t count) {
   if (count > UINT32_MAX) {
-    throw Error("cannot sort " + std::to_string(count) + " elements: the limit is 2^32 - 1 (4294967295)");
+    throw Error("cannot record a sort of " + std::to_string(count) +
+                " elements: the GPU-side count is 32 bits (at most 4294967295)");
   }
 }
 
@@ -36,7 +33,7 @@ sorting::Job make_job(const SortDesc& desc, const SortBuffers& b) {
   job.max_count = desc.max_count;
   job.keys = {b.keys.buffer, Access::read_write, b.keys.offset};
   job.values = {b.values.buffer, Access::read_write, b.values.offset};
-  job.temporary = {b.temporary.buffer, Access::read_write, b.temporary.offset + kScratchOffset};
+  job.temporary = {b.temporary.buffer, Access::read_write, b.temporary.offset + sorting::kScratchOffset};
   job.temporary_is_clear = b.temporary_is_clear;
   return job;
 }
@@ -49,7 +46,9 @@ void check_desc(const SortDesc& desc, const SortBuffers& b) {
   }
 }
 
-// Records a planned sort of exactly planned.desc.max_count elements, whose count the host knows.
+}  // namespace
+
+namespace sorting {
 void record_planned(Context& ctx, Recorder& r, const sorting::PlannedSort& planned, const SortBuffers& buffers) {
   sorting::Job job = make_job(planned.desc, buffers);
   const std::uint64_t count = planned.desc.max_count;
@@ -62,149 +61,6 @@ void record_planned(Context& ctx, Recorder& r, const sorting::PlannedSort& plann
   planned.plan->record(ctx, r, job);
 }
 
-// One array of a host sort: where it comes from and where it goes. `memory_in` and `memory_out`
-// are set when it is plain memory, which the imported path may pin instead of staging.
-struct HostArray {
-  HostRead read;
-  HostWrite write;  // empty: not wanted back (argsort's keys)
-  const void* memory_in = nullptr;
-  void* memory_out = nullptr;
-};
-
-HostArray in_place(void* data) {
-  return {detail::read_memory(data), detail::write_memory(data), data, data};
-}
-
-// Whether a host sort imports the caller's memory. `automatic` stages: pinning pages costs more
-// than several threads copying them (docs/perf-notes.md#host-path).
-bool imports_host_memory(const detail::ContextState& s) {
-  return s.can_import_host_memory && s.host_transfer.path == HostPath::imported;
-}
-
-// The arrays of a host sort imported for the device's copies: all of them, or none.
-class ImportedArrays {
- public:
-  static constexpr std::size_t kArrays = 2;
-
-  // Imports where each array comes from and goes to; false (keeping nothing) when one cannot be.
-  bool import(detail::TransferEngine& engine, std::span<const HostArray* const, kArrays> arrays,
-              std::span<const std::uint64_t, kArrays> bytes) {
-    for (std::size_t i = 0; i < kArrays; ++i) {
-      if (!arrays[i]) continue;
-      const HostArray& a = *arrays[i];
-      if (a.read && !(in_[i] = pin(engine, a.memory_in, bytes[i]))) return forget();
-      if (a.write && a.memory_out == a.memory_in && in_[i]) {
-        out_[i] = in_[i];
-      } else if (a.write && !(out_[i] = pin(engine, a.memory_out, bytes[i]))) {
-        return forget();
-      }
-    }
-    return true;
-  }
-  const detail::ImportedMemory* in(std::size_t i) const { return in_[i]; }
-  const detail::ImportedMemory* out(std::size_t i) const { return out_[i]; }
-
- private:
-  const detail::ImportedMemory* pin(detail::TransferEngine& engine, const void* memory, std::uint64_t bytes) {
-    if (!memory) return nullptr;
-    owned_.push_back(engine.import(memory, bytes));
-    return owned_.back().get();
-  }
-  bool forget() {
-    owned_.clear();
-    in_ = {};
-    out_ = {};
-    return false;
-  }
-  std::vector<std::unique_ptr<detail::ImportedMemory>> owned_;
-  std::array<const detail::ImportedMemory*, kArrays> in_{}, out_{};
-};
-
-std::vector<std::uint64_t> part_sizes(std::span<const detail::UploadPart> parts) {
-  std::vector<std::uint64_t> sizes;
-  for (const auto& p : parts) sizes.push_back(p.bytes);
-  return sizes;
-}
-
-std::vector<std::uint64_t> part_sizes(std::span<const detail::DownloadPart> parts) {
-  std::vector<std::uint64_t> sizes;
-  for (const auto& p : parts) sizes.push_back(p.bytes);
-  return sizes;
-}
-
-// A sort whose arrays fit the staging buffers at once: the threads fill them, one submission
-// copies up, sorts and copies down, the threads drain them. Saves the transfer queue's
-// per-chunk submissions and waits, which dominate small sorts. False when they do not fit.
-template <class Sort>
-bool sort_in_one_submission(Context& ctx, detail::TransferEngine& engine, std::span<const detail::UploadPart> up,
-                            std::span<const detail::DownloadPart> down, const Sort& sort) {
-  const auto staged_up = engine.place(part_sizes(up));
-  const auto staged_down = engine.place(part_sizes(down));
-  if (staged_up.empty() || staged_down.empty()) return false;
-  engine.fill(up, staged_up);
-  ctx.run([&](Recorder& r) {
-    for (const auto& c : staged_up) r.copy_buffer(c.buffer, up[c.part].dst, {0, up[c.part].dst_offset + c.offset, c.bytes});
-    sort(r);
-    for (const auto& c : staged_down) {
-      r.copy_buffer(down[c.part].src, c.buffer, {down[c.part].src_offset + c.offset, 0, c.bytes});
-    }
-  });
-  engine.drain(down, staged_down);
-  return true;
-}
-
-// Uploads keys (and values, unless `iota_values` numbers them on the device), sorts them with
-// `desc` in the Context's reusable buffers, and hands back what is wanted. Imported arrays take
-// one submission (copies, sort, copies); staged ones go up and down through the transfer engine.
-void sort_on_device(Context& ctx, const SortDesc& desc, const HostArray& keys, const HostArray* values,
-                    bool iota_values) {
-  detail::ContextState& s = ctx.state();
-  const std::uint64_t n = desc.max_count;
-  const sorting::PlannedSort planned = sorting::plan_sort(ctx.info(), desc);
-  const std::uint64_t sizes[] = {n * key_bytes(desc.key_type), n * value_bytes(desc.value_type)};
-  // Keys, values and temporary storage, kept by the Context between calls.
-  const std::uint64_t reusable_sizes[] = {sizes[0], sizes[1], kScratchOffset + planned.plan->temporary_bytes()};
-  const std::vector<Buffer>& reusable = s.reusable_buffers(reusable_sizes);
-  const VkBuffer buffers[] = {reusable[0].handle(), sizes[1] ? reusable[1].handle() : VK_NULL_HANDLE};
-  const SortBuffers sort_buffers{{buffers[0]}, {buffers[1]}, {reusable[2].handle()}};
-  const HostArray* arrays[] = {&keys, values};
-  detail::TransferEngine& engine = s.transfers();
-  const auto sort = [&](Recorder& r) {
-    if (iota_values) sorting::record_iota(ctx, r, buffers[1], n);
-    record_planned(ctx, r, planned, sort_buffers);
-  };
-
-  ImportedArrays imported;
-  if (imports_host_memory(s) && imported.import(engine, arrays, sizes)) {
-    ctx.run([&](Recorder& r) {
-      for (std::size_t i = 0; i < 2; ++i) {
-        if (const auto* m = imported.in(i)) r.copy_buffer(m->buffer(), buffers[i], {m->offset(), 0, sizes[i]});
-      }
-      sort(r);
-      for (std::size_t i = 0; i < 2; ++i) {
-        if (const auto* m = imported.out(i)) r.copy_buffer(buffers[i], m->buffer(), {0, m->offset(), sizes[i]});
-      }
-    });
-    for (std::size_t i = 0; i < 2; ++i) {
-      engine.count_imported((imported.in(i) ? sizes[i] : 0) + (imported.out(i) ? sizes[i] : 0));
-    }
-    return;
-  }
-  std::vector<detail::UploadPart> up;
-  std::vector<detail::DownloadPart> down;
-  for (std::size_t i = 0; i < 2; ++i) {
-    if (arrays[i] && arrays[i]->read) up.push_back({arrays[i]->read, buffers[i], 0, sizes[i]});
-    if (arrays[i] && arrays[i]->write) down.push_back({buffers[i], 0, sizes[i], arrays[i]->write});
-  }
-  if (sort_in_one_submission(ctx, engine, up, down, sort)) return;
-  s.uploaded = engine.upload(up);
-  ctx.run(sort);
-  engine.download(down, s.compute->last());
-}
-
-}  // namespace
-
-namespace sorting {
 SortOptions options_for_argsort(SortOptions options) {
   if (options.algorithm == SortAlgorithm::automatic && radix_algorithm_available()) {
     options.algorithm = SortAlgorithm::radix;  // argsort promises the stable permutation by default
@@ -212,9 +68,11 @@ SortOptions options_for_argsort(SortOptions options) {
   return options;
 }
 
-void record_iota(Context& ctx, Recorder& r, VkBuffer values, std::uint64_t n) {
+void record_iota(Context& ctx, Recorder& r, VkBuffer values, ValueType type, std::uint64_t n) {
   const std::uint32_t wg = streaming_workgroup_size(ctx.info());
-  const Pipeline& p = pipeline(ctx, {.shader = "sort/iota", .specialization = {wg}, .bindings = 1, .push_bytes = 4});
+  const std::uint32_t words = static_cast<std::uint32_t>(value_bytes(type) / 4);
+  const Pipeline& p =
+      pipeline(ctx, {.shader = "sort/iota", .specialization = {wg, words}, .bindings = 1, .push_bytes = 4});
   const std::uint32_t count = static_cast<std::uint32_t>(n);
   r.dispatch(p, {{values, Access::write}}, count, groups_for(n, wg));
 }
@@ -311,57 +169,74 @@ void record_sort_indirect(Context& ctx, VkCommandBuffer commands, const SortDesc
 }
 
 void sort(Context& ctx, KeyType type, void* keys, std::uint64_t count, const SortOptions& options) {
-  check_count(count);
-  if (count == 0) return;
-  sort_on_device(ctx, {type, ValueType::none, count, options}, in_place(keys), nullptr, false);
+  sorting::sort_host(ctx, {type, ValueType::none, count, options}, sorting::in_place(keys), nullptr, false);
 }
 
 void sort_streamed(Context& ctx, KeyType type, const HostRead& keys_in, const HostWrite& keys_out,
                    std::uint64_t count, const SortOptions& options) {
-  check_count(count);
-  if (count == 0) return;
-  sort_on_device(ctx, {type, ValueType::none, count, options}, {keys_in, keys_out}, nullptr, false);
+  sorting::sort_host(ctx, {type, ValueType::none, count, options}, {keys_in, keys_out}, nullptr, false);
 }
 
 void sort_pairs(Context& ctx, KeyType key_type, void* keys, ValueType value_type, void* values, std::uint64_t count,
                 const SortOptions& options) {
-  check_count(count);
-  if (count == 0) return;
   if (value_type == ValueType::none) throw Error("sort_pairs needs a value type");
-  const HostArray value_array = in_place(values);
-  sort_on_device(ctx, {key_type, value_type, count, options}, in_place(keys), &value_array, false);
+  const sorting::HostArray value_array = sorting::in_place(values);
+  sorting::sort_host(ctx, {key_type, value_type, count, options}, sorting::in_place(keys), &value_array, false);
 }
 
 void sort_pairs_streamed(Context& ctx, KeyType key_type, const HostRead& keys_in, const HostWrite& keys_out,
                          ValueType value_type, const HostRead& values_in, const HostWrite& values_out,
                          std::uint64_t count, const SortOptions& options) {
-  check_count(count);
-  if (count == 0) return;
   if (value_type == ValueType::none) throw Error("sort_pairs needs a value type");
-  const HostArray value_array{values_in, values_out};
-  sort_on_device(ctx, {key_type, value_type, count, options}, {keys_in, keys_out}, &value_array, false);
+  const sorting::HostArray value_array{values_in, values_out};
+  sorting::sort_host(ctx, {key_type, value_type, count, options}, {keys_in, keys_out}, &value_array, false);
 }
+
+namespace {
+// argsort's one path: the keys go up only (their sorted order is not wanted back), the indices,
+// of `index_type`, are made on the device or, out of core, on the host, and come back.
+void sort_indices(Context& ctx, KeyType type, const HostRead& keys_in, const void* keys_memory,
+                  const HostWrite& indices_out, void* indices_memory, ValueType index_type, std::uint64_t count,
+                  const SortOptions& options) {
+  const sorting::HostArray keys{keys_in, {}, keys_memory, nullptr};
+  const sorting::HostArray indices{{}, indices_out, nullptr, indices_memory};
+  sorting::sort_host(ctx, {type, index_type, count, sorting::options_for_argsort(options)}, keys, &indices, true);
+}
+
+void check_32_bit_indices(std::uint64_t count) {
+  if (count > UINT32_MAX) {
+    throw Error("argsort of " + std::to_string(count) +
+                " keys: more than 32-bit indices can number (use argsort64, which gives 64-bit ones)");
+  }
+}
+}  // namespace
 
 std::vector<std::uint32_t> argsort(Context& ctx, KeyType type, const void* keys, std::uint64_t count,
                                    const SortOptions& options) {
-  check_count(count);
+  check_32_bit_indices(count);
   std::vector<std::uint32_t> permutation(count);
-  if (count == 0) return permutation;
-  const SortOptions stable = sorting::options_for_argsort(options);
-  // The keys go up only: their sorted order is not wanted back.
-  const HostArray key_array{detail::read_memory(keys), {}, keys, nullptr};
-  const HostArray indices{{}, detail::write_memory(permutation.data()), nullptr, permutation.data()};
-  sort_on_device(ctx, {type, ValueType::u32, count, stable}, key_array, &indices, true);
+  sort_indices(ctx, type, detail::read_memory(keys), keys, detail::write_memory(permutation.data()),
+               permutation.data(), ValueType::u32, count, options);
+  return permutation;
+}
+
+std::vector<std::uint64_t> argsort64(Context& ctx, KeyType type, const void* keys, std::uint64_t count,
+                                     const SortOptions& options) {
+  std::vector<std::uint64_t> permutation(count);
+  sort_indices(ctx, type, detail::read_memory(keys), keys, detail::write_memory(permutation.data()),
+               permutation.data(), ValueType::u64, count, options);
   return permutation;
 }
 
 void argsort_streamed(Context& ctx, KeyType type, const HostRead& keys_in, const HostWrite& indices_out,
                       std::uint64_t count, const SortOptions& options) {
-  check_count(count);
-  if (count == 0) return;
-  const HostArray indices{{}, indices_out};
-  sort_on_device(ctx, {type, ValueType::u32, count, sorting::options_for_argsort(options)}, {keys_in, {}}, &indices,
-                 true);
+  check_32_bit_indices(count);
+  sort_indices(ctx, type, keys_in, nullptr, indices_out, nullptr, ValueType::u32, count, options);
+}
+
+void argsort64_streamed(Context& ctx, KeyType type, const HostRead& keys_in, const HostWrite& indices_out,
+                        std::uint64_t count, const SortOptions& options) {
+  sort_indices(ctx, type, keys_in, nullptr, indices_out, nullptr, ValueType::u64, count, options);
 }
 
 }  // namespace vkc

@@ -1,0 +1,42 @@
+// Sorting arrays that live on the host: in one go on the device where they fit (host_sort.cpp),
+// else partitioned on the host into ranges that do (out_of_core.cpp).
+#pragma once
+
+#include <cstdint>
+
+#include "vkc/sort.hpp"
+
+namespace vkc::sorting {
+
+/// One array of a host sort: where it comes from and where it goes. `memory_in` and `memory_out`
+/// are set when it is plain memory, which the imported path may pin instead of staging.
+struct HostArray {
+  HostRead read;    // empty: made on the device (argsort's indices)
+  HostWrite write;  // empty: not wanted back (argsort's keys)
+  const void* memory_in = nullptr;
+  void* memory_out = nullptr;
+};
+
+HostArray in_place(void* data);
+
+/// The most elements of `desc`'s types that sort_in_core takes: every buffer within the device's
+/// storage-range and allocation limits, all of them within the Context's device memory limit,
+/// and counts within the kernels' 32 bits.
+std::uint64_t in_core_capacity(Context& ctx, const SortDesc& desc);
+
+/// Sorts desc.max_count (<= in_core_capacity) elements on the device in one go: uploads keys
+/// (and values, or numbers them on the device when `index_values`: argsort), sorts, hands back
+/// what is wanted.
+void sort_in_core(Context& ctx, const SortDesc& desc, const HostArray& keys, const HostArray* values,
+                  bool index_values);
+
+/// Sorts more elements than the device takes at once: partitions them on the host by their
+/// leading key bits into ranges of at most `capacity` elements, in order and stably, then sorts
+/// each range in core. With `index_values`, the values are the keys' indices (argsort).
+void sort_out_of_core(Context& ctx, const SortDesc& desc, const HostArray& keys, const HostArray* values,
+                      bool index_values, std::uint64_t capacity);
+
+/// The one entry of every host sort: in core where the count fits, else out of core.
+void sort_host(Context& ctx, const SortDesc& desc, const HostArray& keys, const HostArray* values, bool index_values);
+
+}  // namespace vkc::sorting
