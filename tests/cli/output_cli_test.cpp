@@ -236,17 +236,17 @@ TEST_F(CliOutput, SortChecksItsOutputBeforeTheWork) {
   expect_fails_fast(sort_to(path("dir")), "is a directory");
 }
 
-TEST_F(CliOutput, SortChecksTheKeyLimitFromTheHeader) {
-  // 2^32 u32 keys: a sparse 16 GiB file whose data is never read.
+TEST_F(CliOutput, SortChecksTheHostMemoryTheHeaderAsksFor) {
+  // 2^36 u32 keys: a sparse 256 GiB file whose data is never read, more than the machine holds.
   const std::vector<std::uint32_t> none;
   io::write_npy(path("huge.npy"), io::DType::u32, {}, {0});
   std::string header = read_all(path("huge.npy"));
   const auto at = header.find("(0,)");
-  header.replace(at, 4, "(4294967296,)");
-  header.erase(header.size() - 10, 9);  // keep the 64-byte alignment and the final '\n'
+  header.replace(at, 4, "(68719476736,)");
+  header.erase(header.size() - 11, 10);  // keep the 64-byte alignment and the final '\n'
   std::ofstream(path("huge.npy"), std::ios::binary) << header;
-  std::filesystem::resize_file(path("huge.npy"), header.size() + (std::uint64_t{1} << 34));
-  expect_fails_fast("sort '" + path("huge.npy") + "' -o '" + path("out.npy") + "'", "more than the 2^32 - 1");
+  std::filesystem::resize_file(path("huge.npy"), header.size() + (std::uint64_t{1} << 38));
+  expect_fails_fast("sort '" + path("huge.npy") + "' -o '" + path("out.npy") + "'", "of host memory");
 }
 
 TEST_F(CliOutput, SortRefusesOddEvenOnALargeInputWithoutForce) {

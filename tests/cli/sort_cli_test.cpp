@@ -210,6 +210,31 @@ TEST_F(CliSort, FileToFileArgsortIsTheLibrarysPermutationWidened) {
   expect_same_bytes(io::read_npy(path("out.npy")), std::vector<std::uint64_t>(perm.begin(), perm.end()));
 }
 
+TEST_F(CliSort, FilesPastTheDeviceMemoryLimitSortAsTheyWouldInMemory) {
+  // 1.2 MB of keys under a 256 KiB device limit: partitioned on the host, each part sorted on
+  // the device; the reference is the library's in-memory sort on an unlimited context.
+  const std::string limited = "VKC_DEVICE_MEMORY_LIMIT=256K ";
+  auto keys = random<std::uint32_t>(300007);
+  write_npy("in.npy", io::DType::u32, keys);
+  auto o = run_vkc("sort --order desc " + path("in.npy") + " -o " + path("out.npy"), dir_, limited);
+  ASSERT_EQ(o.status, 0) << o.err;
+  auto sorted = keys;
+  vkc::sort(ctx(), std::span(sorted), {.order = SortOrder::descending});
+  expect_same_bytes(io::read_npy(path("out.npy")), sorted, "file to file");
+  // Standard input is read whole, then sorted the same way.
+  o = run_vkc("sort - -o " + path("stdin.npy") + " <" + path("in.npy"), dir_, limited);
+  ASSERT_EQ(o.status, 0) << o.err;
+  std::sort(sorted.begin(), sorted.end());
+  expect_same_bytes(io::read_npy(path("stdin.npy")), sorted, "from standard input");
+  // Few distinct keys: the stable permutation, whose equal keys span many parts.
+  std::vector<float> few(200003);
+  for (std::size_t i = 0; i < few.size(); ++i) few[i] = static_cast<float>(keys[i] % 3);
+  write_npy("few.npy", io::DType::f32, few);
+  o = run_vkc("sort --argsort " + path("few.npy") + " -o " + path("perm.npy"), dir_, limited);
+  ASSERT_EQ(o.status, 0) << o.err;
+  expect_same_bytes(io::read_npy(path("perm.npy")), vkc::argsort64(ctx(), std::span<const float>(few)), "argsort");
+}
+
 TEST_F(CliSort, AWriteFailureMidOutputLeavesNoOutputAndTheInputUnchanged) {
   const auto keys = random<std::int64_t>(300007);  // 2.4 MB, past the 256 KiB the limit allows
   write_npy("in.npy", io::DType::i64, keys);

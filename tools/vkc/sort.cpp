@@ -69,11 +69,12 @@ std::unique_ptr<io::ArrayReader> open_keys(const SortArgs& args) {
   return reader;
 }
 
-// The limits a count of keys must meet; raw data from a stream is checked once read.
+// The limits a count of keys must meet; raw data from a stream is checked once read. The sort
+// holds at most one more copy of the keys (and of argsort's indices) in host memory: the scratch
+// of a sort larger than the device takes at once.
 void check_count(const SortArgs& args, const Common& common, io::DType type, std::uint64_t n) {
   const std::string name = args.input.string();
-  if (n > UINT32_MAX) throw Error(name + ": " + std::to_string(n) + " keys, more than the 2^32 - 1 vkc sorts");
-  const std::uint64_t host = n * (io::dtype_size(type) + (args.argsort ? 12 : 0));
+  const std::uint64_t host = n * (io::dtype_size(type) + (args.argsort ? 8 : 0));
   if (host > host_memory_bytes()) {
     throw Error(name + ": " + std::to_string(n) + " keys need " + std::to_string(host >> 20) +
                 " MiB of host memory, more than this machine has (" + std::to_string(host_memory_bytes() >> 20) + " MiB)");
@@ -84,23 +85,9 @@ void check_count(const SortArgs& args, const Common& common, io::DType type, std
   }
 }
 
-// The device must hold the keys in one buffer, and keys, values and scratch in its memory.
-void check_device(const Context& ctx, const SortArgs& args, std::uint64_t key_bytes, std::uint64_t n) {
-  const DeviceInfo& d = ctx.info();
-  if (key_bytes > d.max_storage_buffer_range) {
-    throw Error(args.input.string() + ": " + std::to_string(key_bytes >> 20) + " MiB of keys exceed " + d.name +
-                "'s maxStorageBufferRange (" + std::to_string(d.max_storage_buffer_range >> 20) + " MiB)");
-  }
-  const std::uint64_t needed = 3 * key_bytes + (args.argsort ? 8 * n : 0);
-  if (d.device_local_bytes() && needed > d.device_local_bytes()) {
-    throw Error(args.input.string() + ": sorting needs about " + std::to_string(needed >> 20) + " MiB on " + d.name +
-                ", which has " + std::to_string(d.device_local_bytes() >> 20) + " MiB");
-  }
-}
-
-// Sorts a regular input file into the output's temporary file without holding either in memory:
-// the transfer threads read the input's chunks with pread and write the sorted chunks with pwrite
-// (argsort's uint32 indices widened to the output's uint64 on the way).
+// Sorts a regular input file into the output's temporary file without holding either in memory
+// (beyond the scratch of a sort larger than the device): the transfer threads read the input's
+// chunks with pread and write the sorted chunks, or argsort's uint64 indices, with pwrite.
 void sort_file_to_file(Context& ctx, const SortArgs& args, const io::ArrayReader& reader, io::AtomicFile& out,
                        const SortOptions& options) {
   const std::uint64_t n = *reader.count();
@@ -113,17 +100,12 @@ void sort_file_to_file(Context& ctx, const SortArgs& args, const io::ArrayReader
   }
   out.write_at(0, std::as_bytes(std::span(header)));
   const HostRead read = [&](std::uint64_t offset, void* dst, std::uint64_t bytes) { reader.read_at(offset, dst, bytes); };
+  const HostWrite write = [&](std::uint64_t offset, const void* src, std::uint64_t bytes) {
+    out.write_at(header.size() + offset, std::span(static_cast<const std::byte*>(src), bytes));
+  };
   if (args.argsort) {
-    const HostWrite write = [&](std::uint64_t offset, const void* src, std::uint64_t bytes) {
-      const auto* narrow = static_cast<const std::uint32_t*>(src);
-      const std::vector<std::uint64_t> wide(narrow, narrow + bytes / 4);
-      out.write_at(header.size() + offset * 2, std::as_bytes(std::span(wide)));
-    };
-    argsort_streamed(ctx, key_type_of(reader.dtype()), read, write, n, options);
+    argsort64_streamed(ctx, key_type_of(reader.dtype()), read, write, n, options);
   } else {
-    const HostWrite write = [&](std::uint64_t offset, const void* src, std::uint64_t bytes) {
-      out.write_at(header.size() + offset, std::span(static_cast<const std::byte*>(src), bytes));
-    };
     sort_streamed(ctx, key_type_of(reader.dtype()), read, write, n, options);
   }
   out.commit();
@@ -134,16 +116,12 @@ void sort_in_memory(Context& ctx, const SortArgs& args, const Common& common, io
                     io::AtomicFile& out, const SortOptions& options) {
   const io::DType type = reader.dtype();
   const bool counted = reader.count().has_value();
-  io::Array keys = reader.read(std::uint64_t{UINT32_MAX} * io::dtype_size(type));
-  if (!counted) {
-    check_count(args, common, type, keys.count());
-    check_device(ctx, args, keys.bytes.size(), keys.count());
-  }
+  io::Array keys = reader.read(host_memory_bytes());
+  if (!counted) check_count(args, common, type, keys.count());
   bench::progress("vkc sort: sorting " + std::to_string(keys.count()) + " keys on " + ctx.info().name);
   if (args.argsort) {
-    const auto perm = argsort(ctx, key_type_of(type), keys.bytes.data(), keys.count(), options);
-    const std::vector<std::uint64_t> wide(perm.begin(), perm.end());
-    io::write_npy(out, io::DType::u64, std::as_bytes(std::span(wide)), {wide.size()});
+    const auto perm = argsort64(ctx, key_type_of(type), keys.bytes.data(), keys.count(), options);
+    io::write_npy(out, io::DType::u64, std::as_bytes(std::span(perm)), {perm.size()});
   } else {
     sort(ctx, key_type_of(type), keys.bytes.data(), keys.count(), options);
     if (reader.is_npy()) {
@@ -171,7 +149,6 @@ void run_sort(const SortArgs& args, const Common& common) {
   }
   io::AtomicFile out(args.output);  // its temporary file exists from now until the result is in place
   Context ctx(ContextOptions{.device = common.device});
-  if (reader->count()) check_device(ctx, args, *reader->count() * io::dtype_size(type), *reader->count());
   if (reader->seekable() && out.seekable()) {
     bench::progress("vkc sort: sorting " + args.input.string() + " on " + ctx.info().name);
     sort_file_to_file(ctx, args, *reader, out, options);
