@@ -110,6 +110,14 @@ bench::Stats time_algorithm(Context& ctx, const BenchArgs& args, const SortDesc&
   return stats;
 }
 
+// Whether the device sorts desc's arrays in its own buffers (the GPU-time columns); larger ones are
+// measured host to host only, sorted in parts (sort.hpp, Sizes).
+bool fits_one_buffer(Context& ctx, const SortDesc& desc) {
+  const std::uint64_t range = ctx.info().max_storage_buffer_range;
+  return desc.max_count <= UINT32_MAX && desc.max_count * key_bytes(desc.key_type) <= range &&
+         desc.max_count * value_bytes(desc.value_type) <= range && sort_temporary_bytes(ctx, desc) <= range;
+}
+
 struct Row {
   std::uint64_t n;
   double cpu_ms = -1, cpu_par_ms = -1;
@@ -131,7 +139,7 @@ void measure_row(Context& ctx, const BenchArgs& args, const SortDesc& base, cons
     row.cpu_par_ms = time_cpu_sort(desc, data, cpu_runs, true);
   }
   for (SortAlgorithm a : algos) {
-    if (!runs_at(args, a, row.n)) continue;
+    if (!runs_at(args, a, row.n) || !fits_one_buffer(ctx, desc)) continue;
     bench::progress("vkc bench sort: " + std::string(to_string(a)) + " n=" + std::to_string(row.n));
     desc.options.algorithm = a;
     row.gpu_ms[a] = time_algorithm(ctx, args, desc, data).median_ms;
@@ -275,7 +283,7 @@ void check(const BenchArgs& args, const Common& common) {
   if (args.max_n_given && args.min_n > args.max_n) {
     throw Error("--min-n " + std::to_string(args.min_n) + " is larger than --max-n " + std::to_string(args.max_n));
   }
-  if (args.max_n > UINT32_MAX) throw Error("--max-n " + std::to_string(args.max_n) + " is more than 2^32 - 1 keys");
+  if (args.max_n > (std::uint64_t{1} << 32)) throw Error("--max-n " + std::to_string(args.max_n) + " is more than 2^32 keys");
   if (!args.plot.empty() && std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
     throw Error("--plot needs gnuplot (Debian: apt-get install gnuplot-nox)");
   }

@@ -200,13 +200,17 @@ struct PinnedBuffer {
 }  // namespace
 
 double copy_bound_ms(Context& ctx, std::uint64_t bytes, int runs) {
-  const PinnedBuffer host(ctx.state(), bytes);
-  const Buffer device = ctx.create_buffer(bytes);
+  // Past 1 GiB, the same buffers copied again for each further GiB: a buffer's size is capped
+  // (maxStorageBufferRange, maxMemoryAllocationSize), the copy engines' rate is not.
+  const std::uint64_t piece = std::min<std::uint64_t>(bytes, std::uint64_t{1} << 30);
+  const PinnedBuffer host(ctx.state(), piece);
+  const Buffer device = ctx.create_buffer(piece);
   double total = 0;
   for (const bool up : {true, false}) {
     const VkBuffer src = up ? host.buffer : device.handle(), dst = up ? device.handle() : host.buffer;
-    total += bench::time_gpu(ctx, 2, runs, nullptr, [&](Recorder& r) { r.copy_buffer(src, dst, {0, 0, bytes}); })
-                 .median_ms;
+    total += bench::time_gpu(ctx, 2, runs, nullptr, [&](Recorder& r) {
+               for (std::uint64_t at = 0; at < bytes; at += piece) r.copy_buffer(src, dst, {0, 0, std::min(piece, bytes - at)});
+             }).median_ms;
   }
   return total;
 }
