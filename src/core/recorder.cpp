@@ -93,12 +93,13 @@ std::vector<Recorder::Use> Recorder::uses_of(std::span<const Binding> bindings) 
 void Recorder::bind(const Pipeline& pipeline, std::span<const Binding> bindings, const void* push,
                     std::uint32_t push_bytes) {
   if (bindings.size() != pipeline.desc().bindings) {
-    throw Error("shader " + pipeline.desc().shader + " takes " + std::to_string(pipeline.desc().bindings) +
-                " buffers, got " + std::to_string(bindings.size()));
+    throw Error("shader " + std::string(pipeline.desc().shader.name) + " takes " +
+                std::to_string(pipeline.desc().bindings) + " buffers, got " + std::to_string(bindings.size()));
   }
   if (push_bytes != pipeline.desc().push_bytes) {
-    throw Error("shader " + pipeline.desc().shader + " takes " + std::to_string(pipeline.desc().push_bytes) +
-                " bytes of push constants, got " + std::to_string(push_bytes));
+    throw Error("shader " + std::string(pipeline.desc().shader.name) + " takes " +
+                std::to_string(pipeline.desc().push_bytes) + " bytes of push constants, got " +
+                std::to_string(push_bytes));
   }
   std::vector<VkDescriptorBufferInfo> infos;
   std::vector<VkWriteDescriptorSet> writes;

@@ -180,7 +180,7 @@ SortOptions options_for_argsort(SortOptions options) {
 
 void record_iota(Context& ctx, Recorder& r, VkBuffer values, std::uint64_t n) {
   const std::uint32_t wg = streaming_workgroup_size(ctx.info());
-  const Pipeline& p = pipeline(ctx, {.shader = "sort/iota", .specialization = {wg}, .bindings = 1, .push_bytes = 4});
+  const Pipeline& p = pipeline(ctx, {.shader = shaders::sort_iota, .specialization = {wg}, .bindings = 1, .push_bytes = 4});
   const std::uint32_t count = static_cast<std::uint32_t>(n);
   r.dispatch(p, {{values, Access::write}}, count, groups_for(n, wg));
 }
