@@ -214,6 +214,17 @@ std::vector<double> TimestampQueries::read_ns() const {
   return ns;
 }
 
+double Context::run_timed(const std::function<void(Recorder&)>& record) {
+  TimestampQueries queries(*this, 2);
+  run([&](Recorder& r) {
+    r.reset_queries(queries.pool(), 0, 2);
+    r.write_timestamp(queries.pool(), 0);
+    record(r);
+    r.write_timestamp(queries.pool(), 1);
+  });
+  return queries.elapsed_ns(0, 1);
+}
+
 double TimestampQueries::elapsed_ns(std::uint32_t first, std::uint32_t last) const {
   const auto ticks = read_ticks();
   // Modular difference: counters narrower than 64 bits may wrap between the two queries.
