@@ -10,6 +10,7 @@
 #include <ctime>
 #include <sstream>
 
+#include "core/recorder.hpp"
 #include "io/atomic_file.hpp"
 
 #ifndef VKC_GIT_COMMIT

@@ -8,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/recorder.hpp"
-#include "vkc/context.hpp"
+#include "vkc/context.hpp"  // Recorder, declared: its definition is the benchmarks' own include
 
 namespace vkc::bench {
 

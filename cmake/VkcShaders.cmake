@@ -1,23 +1,35 @@
 # Build-time shader pipeline: GLSL compute shaders -> SPIR-V (glslc) -> checked (spirv-val)
-# -> embedded as uint32_t arrays in generated C++ files in the build tree.
+# -> embedded as uint32_t arrays in generated C++ files in the build tree, one named constant
+# per shader, so that a misspelt shader fails to compile.
 find_program(GLSLC glslc REQUIRED)
 find_program(SPIRV_VAL spirv-val REQUIRED)
 
 set(VKC_SPIRV_ENV vulkan1.2 CACHE STRING "SPIR-V target environment for the shaders")
+# Holds vkc_shader_names.hpp (included by src/core/shaders.hpp): every target that has src/ on
+# its include path needs this folder too.
+set(VKC_SHADER_INCLUDE_DIR "${PROJECT_BINARY_DIR}/shaders/include")
 
 # vkc_embed_shaders(<target> <shader-root> <include-dir>)
-# Compiles every <shader-root>/**/*.comp into <target> (an object library), one array per
-# shader, plus a registry that maps "dir/name" (path without .comp) to its words.
+# Compiles every <shader-root>/**/*.comp into <target> (an object library): for each shader
+# "dir/name" (its path without .comp), a constant vkc::shaders::dir_name (a Shader: the name
+# and the SPIR-V words), declared in the generated ${VKC_SHADER_INCLUDE_DIR}/vkc_shader_names.hpp,
+# and vkc::shaders::all() listing them all.
 function(vkc_embed_shaders target root include_dir)
   file(GLOB_RECURSE sources CONFIGURE_DEPENDS "${root}/*.comp")
+  list(SORT sources)
   set(gen_dir "${CMAKE_CURRENT_BINARY_DIR}/generated")
   set(generated "")
-  set(registry_decls "")
-  set(registry_rows "")
+  set(declarations "")
+  set(table_rows "")
+  set(identifiers "")
   foreach(src IN LISTS sources)
     file(RELATIVE_PATH rel "${root}" "${src}")
     string(REGEX REPLACE "\\.comp$" "" name "${rel}")
-    string(MAKE_C_IDENTIFIER "spv_${name}" symbol)
+    string(MAKE_C_IDENTIFIER "${name}" identifier)
+    if(identifier IN_LIST identifiers)
+      message(FATAL_ERROR "shaders/${rel}: its name ${identifier} is another shader's; rename one")
+    endif()
+    list(APPEND identifiers "${identifier}")
     set(spv "${gen_dir}/${name}.spv")
     set(cpp "${gen_dir}/${name}.spv.cpp")
     get_filename_component(spv_dir "${spv}" DIRECTORY)
@@ -27,20 +39,24 @@ function(vkc_embed_shaders target root include_dir)
       COMMAND ${GLSLC} --target-env=${VKC_SPIRV_ENV} -O -Werror -I "${include_dir}"
               -MD -MF "${spv}.d" -o "${spv}" "${src}"
       COMMAND ${SPIRV_VAL} --target-env ${VKC_SPIRV_ENV} "${spv}"
-      COMMAND ${CMAKE_COMMAND} -DSPV=${spv} -DOUT=${cpp} -DSYMBOL=${symbol}
+      COMMAND ${CMAKE_COMMAND} -DSPV=${spv} -DOUT=${cpp} -DNAME=${name} -DIDENTIFIER=${identifier}
               -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/embed_spirv.cmake"
       DEPENDS "${src}" "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/embed_spirv.cmake"
       DEPFILE "${spv}.d"
       COMMENT "Compiling shader ${name}"
       VERBATIM)
     list(APPEND generated "${cpp}")
-    string(APPEND registry_decls "extern const std::uint32_t ${symbol}[];\nextern const std::size_t ${symbol}_words;\n")
-    string(APPEND registry_rows "    {\"${name}\", generated::${symbol}, &generated::${symbol}_words},\n")
+    string(APPEND declarations "extern const Shader ${identifier};  ///< shaders/${rel}\n")
+    string(APPEND table_rows "    &${identifier},\n")
   endforeach()
+  # Written at configure time (the names are known then), only when they change, so that adding
+  # a shader rebuilds what includes the list and editing one does not.
+  configure_file("${CMAKE_CURRENT_FUNCTION_LIST_DIR}/shader_names.hpp.in"
+                 "${VKC_SHADER_INCLUDE_DIR}/vkc_shader_names.hpp" @ONLY)
   configure_file("${CMAKE_CURRENT_FUNCTION_LIST_DIR}/shader_registry.cpp.in"
                  "${gen_dir}/shader_registry.cpp" @ONLY)
   add_library(${target} OBJECT ${generated} "${gen_dir}/shader_registry.cpp")
   set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
-  target_include_directories(${target} PRIVATE "${PROJECT_SOURCE_DIR}/src" "${PROJECT_SOURCE_DIR}/include")
-  target_link_libraries(${target} PRIVATE Vulkan::Headers)
+  target_include_directories(${target} PRIVATE "${PROJECT_SOURCE_DIR}/src" "${PROJECT_SOURCE_DIR}/include"
+                                               "${VKC_SHADER_INCLUDE_DIR}")
 endfunction()

@@ -1,4 +1,5 @@
-# cmake -P script: turns a SPIR-V binary (SPV) into a C++ file (OUT) defining SYMBOL as words.
+# cmake -P script: turns a SPIR-V binary (SPV) into a C++ file (OUT) that defines the constant
+# vkc::shaders::IDENTIFIER, the shader NAME with its words (declared in vkc_shader_names.hpp).
 file(READ "${SPV}" hex HEX)
 string(LENGTH "${hex}" hex_len)
 math(EXPR rem "${hex_len} % 8")
@@ -7,8 +8,8 @@ if(NOT rem EQUAL 0)
 endif()
 # SPIR-V files are little-endian words: reverse the byte order of each group of 4.
 string(REGEX REPLACE "(..)(..)(..)(..)" "0x\\4\\3\\2\\1u," words "${hex}")
-math(EXPR count "${hex_len} / 8")
-file(WRITE "${OUT}" "// Generated from ${SPV}; do not edit.\n#include <cstddef>\n#include <cstdint>\n"
-  "namespace vkc::shaders::generated {\n"
-  "extern const std::uint32_t ${SYMBOL}[] = {${words}};\n"
-  "extern const std::size_t ${SYMBOL}_words = ${count};\n}\n")
+file(WRITE "${OUT}" "// Generated from ${SPV}; do not edit.\n#include \"core/shaders.hpp\"\n\n"
+  "namespace vkc::shaders {\n"
+  "namespace {\nconstexpr std::uint32_t kWords[] = {${words}};\n}  // namespace\n"
+  "// Constant initialization: usable from any static initializer.\n"
+  "constinit const Shader ${IDENTIFIER}{\"${NAME}\", kWords};\n}  // namespace vkc::shaders\n")

@@ -47,7 +47,7 @@ struct Row {
 
 Row measure(Context& ctx, const Buffer& counters, std::uint32_t workgroup, std::uint32_t shared_words,
             std::uint32_t groups, std::uint32_t spins) {
-  const Pipeline& p = pipeline(ctx, {.shader = "bench/occupancy", .specialization = {workgroup, shared_words},
+  const Pipeline& p = pipeline(ctx, {.shader = shaders::bench_occupancy, .specialization = {workgroup, shared_words},
                                      .bindings = 1, .push_bytes = 4});
   TimestampQueries queries(ctx, 2);
   const std::uint32_t zero[3] = {0, 0, 0};

@@ -23,6 +23,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace vkc {
@@ -83,6 +84,19 @@ struct DeviceInfo {
 
 /// Lists every Vulkan device the loader reports. Throws Error when no loader can be opened.
 std::vector<DeviceInfo> enumerate_devices();
+
+/// The device that ContextOptions::device = `wanted` picks, as its position in `devices` (the
+/// list enumerate_devices() returns, whose DeviceInfo::index is each device's position):
+/// - an index ("1") picks that device;
+/// - any other text picks the first device whose name contains it, ignoring case;
+/// - empty means the VKC_DEVICE environment variable, and when that is unset or empty too, the
+///   first discrete GPU, else the first integrated GPU, virtual GPU, other device, CPU device.
+/// Throws Error when `devices` is empty or nothing matches ("no Vulkan device with index 4").
+std::uint32_t choose_device(const std::vector<DeviceInfo>& devices, std::string_view wanted = {});
+
+/// The Vulkan version the loader offers for instances (VK_MAKE_API_VERSION encoding; 1.0 from a
+/// loader older than vkEnumerateInstanceVersion). Throws Error when no loader can be opened.
+std::uint32_t vulkan_loader_version();
 
 /// A host array that is not one block of memory (a file, a socket, a generator), in pieces:
 /// HostRead fills `dst` with the array's bytes [offset, offset + bytes); HostWrite takes them
@@ -301,6 +315,16 @@ class Context {
     }
     submit_and_wait();
   }
+
+  /// Records into `r` what copy() does: `bytes` (a multiple of 4) from the start of `src` to the
+  /// start of `dst` by a compute shader, ordered after the commands recorded before it that
+  /// touch either buffer. For a copy inside the submission of run() or run_timed().
+  void record_copy(Recorder& r, const Buffer& src, const Buffer& dst, std::uint64_t bytes);
+
+  /// As run(), and returns the time the device spent on the recorded commands in nanoseconds:
+  /// from a timestamp written before the first of them to one written after the last has
+  /// finished. Throws Error when the compute queue has no timestamps (timestamp_valid_bits 0).
+  double run_timed(const std::function<void(Recorder&)>& record);
 
   /// Frees the memory the Context keeps between calls: the device buffers that the convenient
   /// sort functions reuse, and the pinned staging buffers. They come back, as large as needed,

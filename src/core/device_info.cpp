@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdlib>
 #include <cstring>
 
 #include "core/loader.hpp"
@@ -31,6 +32,21 @@ std::uint64_t DeviceInfo::device_local_bytes() const {
 std::string DeviceInfo::api_version_string() const {
   return std::to_string(VK_API_VERSION_MAJOR(api_version)) + "." + std::to_string(VK_API_VERSION_MINOR(api_version)) +
          "." + std::to_string(VK_API_VERSION_PATCH(api_version));
+}
+
+std::uint32_t choose_device(const std::vector<DeviceInfo>& devices, std::string_view wanted) {
+  std::string name(wanted);
+  if (name.empty()) {
+    if (const char* env = std::getenv("VKC_DEVICE")) name = env;
+  }
+  return detail::choose_device(devices, name);
+}
+
+std::uint32_t vulkan_loader_version() {
+  load_loader();
+  std::uint32_t version = VK_API_VERSION_1_0;
+  if (vkEnumerateInstanceVersion) vkEnumerateInstanceVersion(&version);
+  return version;
 }
 
 namespace detail {

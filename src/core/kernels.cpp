@@ -17,7 +17,7 @@ void record_copy(Context& ctx, Recorder& r, VkBuffer src, VkBuffer dst, std::uin
   if (words > UINT32_MAX) throw Error("shader copy of more than 2^32 words");
   const std::uint32_t wg = streaming_workgroup_size(ctx.info());
   const std::uint32_t items = 4;  // four 16-byte vectors per invocation
-  const Pipeline& p = pipeline(ctx, {.shader = "core/copy", .specialization = {wg, items}, .bindings = 2, .push_bytes = 4});
+  const Pipeline& p = pipeline(ctx, {.shader = shaders::core_copy, .specialization = {wg, items}, .bindings = 2, .push_bytes = 4});
   const std::uint32_t push = static_cast<std::uint32_t>(words);
   const Binding bindings[] = {{src, Access::read}, {dst, Access::write}};
   r.dispatch(p, bindings, &push, sizeof push, std::max<std::uint64_t>(1, groups_for(words / 4, std::uint64_t{wg} * items)));
@@ -26,7 +26,7 @@ void record_copy(Context& ctx, Recorder& r, VkBuffer src, VkBuffer dst, std::uin
 void record_affine(Context& ctx, Recorder& r, const Buffer& src, const Buffer& dst, const AffineParams& params,
                    const AffineTuning& tuning) {
   const std::uint32_t wg = tuning.workgroup_size ? tuning.workgroup_size : streaming_workgroup_size(ctx.info());
-  const Pipeline& p = pipeline(ctx, {.shader = "core/affine",
+  const Pipeline& p = pipeline(ctx, {.shader = shaders::core_affine,
                                      .specialization = {wg, tuning.items, tuning.bias},
                                      .bindings = 2,
                                      .push_bytes = sizeof(AffineParams)});

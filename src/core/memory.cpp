@@ -199,10 +199,14 @@ void Context::download(const Buffer& src, void* dst, std::uint64_t bytes, std::u
 }
 
 void Context::copy(const Buffer& src, const Buffer& dst, std::uint64_t bytes) {
+  run([&](Recorder& r) { record_copy(r, src, dst, bytes); });
+}
+
+void Context::record_copy(Recorder& r, const Buffer& src, const Buffer& dst, std::uint64_t bytes) {
   if (bytes % 4 != 0) throw Error("Context::copy needs a multiple of 4 bytes, got " + std::to_string(bytes));
   check_range(src, 0, bytes, "copy source");
   check_range(dst, 0, bytes, "copy destination");
-  run([&](Recorder& r) { record_copy(*this, r, src.handle(), dst.handle(), bytes / 4); });
+  vkc::record_copy(*this, r, src.handle(), dst.handle(), bytes / 4);
 }
 
 }  // namespace vkc

@@ -6,7 +6,6 @@
 
 #include "core/check.hpp"
 #include "core/loader.hpp"
-#include "core/shaders.hpp"
 #include "core/state.hpp"
 
 namespace vkc {
@@ -42,14 +41,13 @@ VkPipelineLayout create_layout(const detail::ContextState& s, VkDescriptorSetLay
   return layout;
 }
 
-VkShaderModule create_module(const detail::ContextState& s, const std::string& name) {
-  const auto words = shaders::spirv(name);
+VkShaderModule create_module(const detail::ContextState& s, const shaders::Shader& shader) {
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  info.codeSize = words.size_bytes();
-  info.pCode = words.data();
+  info.codeSize = shader.spirv.size_bytes();
+  info.pCode = shader.spirv.data();
   VkShaderModule module = VK_NULL_HANDLE;
-  check(vkCreateShaderModule(s.device, &info, nullptr, &module), "vkCreateShaderModule(" + name + ")",
-        s.info.name);
+  check(vkCreateShaderModule(s.device, &info, nullptr, &module),
+        "vkCreateShaderModule(" + std::string(shader.name) + ")", s.info.name);
   return module;
 }
 
@@ -75,7 +73,7 @@ void print_statistics(const detail::ContextState& s, const PipelineDesc& desc, V
     if (vkGetPipelineExecutableStatisticsKHR(s.device, &executable, &count, nullptr) != VK_SUCCESS) continue;
     std::vector<VkPipelineExecutableStatisticKHR> stats(count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
     if (vkGetPipelineExecutableStatisticsKHR(s.device, &executable, &count, stats.data()) != VK_SUCCESS) continue;
-    std::string line = "vkc: pipeline " + desc.shader + " [";
+    std::string line = "vkc: pipeline " + std::string(desc.shader.name) + " [";
     for (std::size_t i = 0; i < desc.specialization.size(); ++i) {
       if (i) line += ',';
       line += std::to_string(desc.specialization[i]);
@@ -109,15 +107,15 @@ VkPipeline create_pipeline(const detail::ContextState& s, const PipelineDesc& de
     if (desc.full_subgroups) info.stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
   } else if (desc.required_subgroup_size && desc.required_subgroup_size != s.info.subgroup_size) {
     vkDestroyShaderModule(s.device, module, nullptr);
-    throw Error("shader " + desc.shader + " needs subgroup size " + std::to_string(desc.required_subgroup_size) +
-                ", which '" + s.info.name + "' cannot provide");
+    throw Error("shader " + std::string(desc.shader.name) + " needs subgroup size " +
+                std::to_string(desc.required_subgroup_size) + ", which '" + s.info.name + "' cannot provide");
   }
   info.layout = layout;
   if (s.pipeline_statistics) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkPipeline pipeline = VK_NULL_HANDLE;
   const VkResult result = vkCreateComputePipelines(s.device, s.pipeline_cache, 1, &info, nullptr, &pipeline);
   vkDestroyShaderModule(s.device, module, nullptr);
-  check(result, "vkCreateComputePipelines(" + desc.shader + ")", s.info.name);
+  check(result, "vkCreateComputePipelines(" + std::string(desc.shader.name) + ")", s.info.name);
   if (s.pipeline_statistics) print_statistics(s, desc, pipeline);
   return pipeline;
 }

@@ -13,6 +13,8 @@
 #include <tuple>
 #include <vector>
 
+#include "core/shaders.hpp"
+
 namespace vkc::detail {
 struct ContextState;
 }
@@ -20,7 +22,7 @@ struct ContextState;
 namespace vkc {
 
 struct PipelineDesc {
-  std::string shader;                       ///< embedded shader name, e.g. "core/copy"
+  shaders::Shader shader;                   ///< an embedded shader, e.g. shaders::core_copy
   std::vector<std::uint32_t> specialization;  ///< value i goes to constant_id i (32-bit each)
   std::uint32_t bindings = 1;               ///< storage buffers at bindings 0..bindings-1
   std::uint32_t push_bytes = 0;             ///< size of the push-constant block (multiple of 4)
@@ -28,7 +30,8 @@ struct PipelineDesc {
   bool full_subgroups = false;              ///< every subgroup of a workgroup is full
 
   auto key() const {
-    return std::tie(shader, specialization, bindings, push_bytes, required_subgroup_size, full_subgroups);
+    // A shader is known by its name: one per embedded shader.
+    return std::tie(shader.name, specialization, bindings, push_bytes, required_subgroup_size, full_subgroups);
   }
   bool operator<(const PipelineDesc& other) const { return key() < other.key(); }
 };

@@ -34,9 +34,9 @@ std::uint64_t fnv1a64_more(std::uint64_t hash, std::span<const std::byte> bytes)
 // never grows) an old build's file.
 std::uint64_t library_digest() {
   std::uint64_t hash = fnv1a64_more(kFnvOffset, std::as_bytes(std::span(std::string_view(VKC_LIBRARY_VERSION))));
-  for (const std::string_view name : shaders::names()) {
-    hash = fnv1a64_more(hash, std::as_bytes(std::span(name)));
-    hash = fnv1a64_more(hash, std::as_bytes(shaders::spirv(name)));
+  for (const shaders::Shader* shader : shaders::all()) {
+    hash = fnv1a64_more(hash, std::as_bytes(std::span(shader->name)));
+    hash = fnv1a64_more(hash, std::as_bytes(shader->spirv));
   }
   return hash;
 }

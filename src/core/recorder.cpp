@@ -93,12 +93,13 @@ std::vector<Recorder::Use> Recorder::uses_of(std::span<const Binding> bindings) 
 void Recorder::bind(const Pipeline& pipeline, std::span<const Binding> bindings, const void* push,
                     std::uint32_t push_bytes) {
   if (bindings.size() != pipeline.desc().bindings) {
-    throw Error("shader " + pipeline.desc().shader + " takes " + std::to_string(pipeline.desc().bindings) +
-                " buffers, got " + std::to_string(bindings.size()));
+    throw Error("shader " + std::string(pipeline.desc().shader.name) + " takes " +
+                std::to_string(pipeline.desc().bindings) + " buffers, got " + std::to_string(bindings.size()));
   }
   if (push_bytes != pipeline.desc().push_bytes) {
-    throw Error("shader " + pipeline.desc().shader + " takes " + std::to_string(pipeline.desc().push_bytes) +
-                " bytes of push constants, got " + std::to_string(push_bytes));
+    throw Error("shader " + std::string(pipeline.desc().shader.name) + " takes " +
+                std::to_string(pipeline.desc().push_bytes) + " bytes of push constants, got " +
+                std::to_string(push_bytes));
   }
   std::vector<VkDescriptorBufferInfo> infos;
   std::vector<VkWriteDescriptorSet> writes;
@@ -211,6 +212,17 @@ std::vector<double> TimestampQueries::read_ns() const {
     ns[i] = static_cast<double>(ticks[i] & tick_mask()) * state_.info.timestamp_period_ns;
   }
   return ns;
+}
+
+double Context::run_timed(const std::function<void(Recorder&)>& record) {
+  TimestampQueries queries(*this, 2);
+  run([&](Recorder& r) {
+    r.reset_queries(queries.pool(), 0, 2);
+    r.write_timestamp(queries.pool(), 0);
+    record(r);
+    r.write_timestamp(queries.pool(), 1);
+  });
+  return queries.elapsed_ns(0, 1);
 }
 
 double TimestampQueries::elapsed_ns(std::uint32_t first, std::uint32_t last) const {

@@ -54,7 +54,7 @@ struct Renderer::Impl {
   Impl(Context& c, std::uint32_t w, std::uint32_t h)
       : ctx(c), width(w), height(h), counts(c.create_buffer(4ull * w * h)), pixels(c.create_buffer(4ull * w * h)) {}
 
-  const Pipeline& stage(const char* shader, std::uint32_t push_bytes) const {
+  const Pipeline& stage(const shaders::Shader& shader, std::uint32_t push_bytes) const {
     return pipeline(ctx, {.shader = shader,
                           .specialization = {streaming_workgroup_size(ctx.info())},
                           .bindings = 2,
@@ -82,7 +82,7 @@ std::vector<std::uint8_t> Renderer::render(const Simulation& sim, const View& vi
                         0.5f * float(std::min(m.width, m.height)) / view.extent, body_radius(view, sim.size(), pixels)};
   m.ctx.run([&](Recorder& r) {
     r.fill_buffer(m.counts.handle(), 0, VK_WHOLE_SIZE, 0);
-    r.dispatch(m.stage("nbody/splat", sizeof splat), {reads(sim.positions()), updates(m.counts)}, splat,
+    r.dispatch(m.stage(shaders::nbody_splat, sizeof splat), {reads(sim.positions()), updates(m.counts)}, splat,
                groups_for(sim.size(), wg));
     r.finish_for_host();
   });
@@ -94,7 +94,7 @@ std::vector<std::uint8_t> Renderer::render(const Simulation& sim, const View& vi
   }
   const ToneMapPush tone{pixels, white};
   m.ctx.run([&](Recorder& r) {
-    r.dispatch(m.stage("nbody/tone_map", sizeof tone), {reads(m.counts), writes(m.pixels)}, tone, groups_for(pixels, wg));
+    r.dispatch(m.stage(shaders::nbody_tone_map, sizeof tone), {reads(m.counts), writes(m.pixels)}, tone, groups_for(pixels, wg));
     r.finish_for_host();
   });
   std::vector<std::uint8_t> rgba(4ull * pixels);

@@ -91,13 +91,13 @@ struct Simulation::Impl {
         pos(c.create_buffer(16ull * n)), vel(c.create_buffer(16ull * n)), acc(c.create_buffer(16ull * n)) {}
 
   const Pipeline& forces() const {
-    return pipeline(ctx, {.shader = "nbody/forces",
+    return pipeline(ctx, {.shader = shaders::nbody_forces,
                           .specialization = {tuning.workgroup_size, tuning.bodies_per_invocation, tuning.tile},
                           .bindings = 3,
                           .push_bytes = sizeof(ForcesPush)});
   }
   const Pipeline& kick_drift() const {
-    return pipeline(ctx, {.shader = "nbody/kick_drift",
+    return pipeline(ctx, {.shader = shaders::nbody_kick_drift,
                           .specialization = {streaming_workgroup_size(ctx.info())},
                           .bindings = 3,
                           .push_bytes = sizeof(KickDriftPush)});

@@ -109,7 +109,7 @@ std::vector<BitonicPass> bitonic_plan(const BitonicTuning& tuning, std::uint64_t
 
 void record_bitonic(Context& ctx, Recorder& r, const Job& job, const BitonicTuning& tuning,
                     const std::function<void(std::size_t pass)>& after_pass) {
-  const Pipeline& p = pipeline(ctx, {.shader = "sort/bitonic/tile",
+  const Pipeline& p = pipeline(ctx, {.shader = shaders::sort_bitonic_tile,
                                      .specialization = {tuning.workgroup_size, job.key_words(), job.value_words(),
                                                         key_kind(job.key_type), job.descending() ? 1u : 0u,
                                                         tuning.e_bits, tuning.sub_bits, tuning.tile_bits()},
@@ -144,7 +144,7 @@ SmallBitonic small_bitonic_shape(const DeviceInfo& device, const Job& job, std::
 void record_small_bitonic(Context& ctx, Recorder& r, const Job& job, const SmallBitonic& shape) {
   const DeviceInfo& device = ctx.info();
   // The network is laid out for one subgroup size, so the pipeline asks for exactly that one.
-  const Pipeline& p = pipeline(ctx, {.shader = "sort/bitonic/small",
+  const Pipeline& p = pipeline(ctx, {.shader = shaders::sort_bitonic_small,
                                      .specialization = {shape.workgroup_size(), job.key_words(), job.value_words(),
                                                         key_kind(job.key_type), job.descending() ? 1u : 0u,
                                                         shape.e_bits, shape.log_n, ceil_log2(device.subgroup_size)},

@@ -68,7 +68,7 @@ class Recording {
     auto constants = key_constants();
     constants.insert(constants.begin(), 1u << b_bits_);
     constants.push_back(b_bits_);
-    const Pipeline& p = pipeline(ctx_, {.shader = "sort/bitonic_transpose/rows", .specialization = constants,
+    const Pipeline& p = pipeline(ctx_, {.shader = shaders::sort_bitonic_transpose_rows, .specialization = constants,
                                         .bindings = 3, .push_bytes = 12});
     const std::uint32_t push[] = {stage, 1u << j_bit, transposed ? 1u : 0u};
     const std::uint64_t groups = transposed ? groups_for(job_.max_count, std::uint64_t{1} << (2 * b_bits_)) << b_bits_
@@ -83,7 +83,7 @@ class Recording {
   }
 
   void transpose(bool forward) {
-    const Pipeline& p = pipeline(ctx_, {.shader = "sort/bitonic_transpose/transpose",
+    const Pipeline& p = pipeline(ctx_, {.shader = shaders::sort_bitonic_transpose_transpose,
                                         .specialization = {job_.key_words(), job_.value_words(), b_bits_},
                                         .bindings = 5, .push_bytes = 4});
     const std::uint32_t push = forward ? 1u : 0u;
@@ -103,7 +103,7 @@ class Recording {
     const std::uint32_t wg = streaming_workgroup_size(ctx_.info());
     auto constants = key_constants();
     constants.insert(constants.begin(), wg);
-    const Pipeline& p = pipeline(ctx_, {.shader = "sort/bitonic_transpose/step", .specialization = constants,
+    const Pipeline& p = pipeline(ctx_, {.shader = shaders::sort_bitonic_transpose_step, .specialization = constants,
                                         .bindings = 3, .push_bytes = 8});
     const std::uint32_t push[] = {stage, bit};
     const Binding bindings[] = {job_.count, job_.keys, values()};

@@ -44,9 +44,9 @@ Kernels kernels(Context& ctx, const Job& job) {
   const std::uint32_t wg = workgroup_size(device, tile);
   const std::vector<std::uint32_t> spec = {wg,         tile, job.key_words(), job.value_words(), key_kind(job.key_type),
                                            job.descending() ? 1u : 0u};
-  return {&pipeline(ctx, {.shader = "sort/odd_even/begin", .specialization = {tile / 2}, .bindings = 2, .push_bytes = 4}),
-          &pipeline(ctx, {.shader = "sort/odd_even/tile_sort", .specialization = spec, .bindings = 3}),
-          &pipeline(ctx, {.shader = "sort/odd_even/merge_split", .specialization = spec, .bindings = 4, .push_bytes = 4}),
+  return {&pipeline(ctx, {.shader = shaders::sort_odd_even_begin, .specialization = {tile / 2}, .bindings = 2, .push_bytes = 4}),
+          &pipeline(ctx, {.shader = shaders::sort_odd_even_tile_sort, .specialization = spec, .bindings = 3}),
+          &pipeline(ctx, {.shader = shaders::sort_odd_even_merge_split, .specialization = spec, .bindings = 4, .push_bytes = 4}),
           tile};
 }
 

@@ -204,7 +204,7 @@ class RadixPlan final : public SortPlan {
     c[RADIX_HISTOGRAM_VECTOR_LOADS] = vectors;
     c[RADIX_HISTOGRAM_INTERLEAVED_PASSES] = whole.interleaved;
     c[RADIX_HISTOGRAM_PAIRED_FROM] = static_cast<std::uint32_t>(whole.paired_from);
-    const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/histogram",
+    const Pipeline& pipe = pipeline(ctx, {.shader = shaders::sort_radix_histogram,
                                           .specialization = std::move(c),
                                           .bindings = 3,
                                           .push_bytes = sizeof(layout::HistogramPush)});
@@ -242,9 +242,9 @@ class RadixPlan final : public SortPlan {
     }
     const Binding bindings[] = {b.count, b.keys_a, b.keys_b, b.values_a, b.values_b, b.state};
     const bool wide_whole = whole.interleaved && key_words_ == 2;
-    const char* shader = wide_whole                  ? "sort/radix/scatter_paired"
-                         : policy_.full_tile_scatter ? "sort/radix/scatter_full_tiles"
-                                                     : "sort/radix/scatter";
+    const shaders::Shader& shader = wide_whole                  ? shaders::sort_radix_scatter_paired
+                                    : policy_.full_tile_scatter ? shaders::sort_radix_scatter_full_tiles
+                                                                : shaders::sort_radix_scatter;
     std::vector<std::uint32_t> constants = scatter_constants(job, /*copying=*/true);
     dispatch_pass(r, scatter_pipeline(ctx, shader, constants), bindings, push, b,
                   layout::STATE_DISPATCH + 3 * pass);
@@ -255,7 +255,7 @@ class RadixPlan final : public SortPlan {
     constants.push_back(pass == 0 ? layout::PAIR_ROLE_TO_PAIRS
                         : pass + 1 == passes_ ? layout::PAIR_ROLE_FROM_PAIRS
                                               : layout::PAIR_ROLE_PAIRS);
-    const Pipeline& paired = scatter_pipeline(ctx, "sort/radix/scatter_interleaved_pairs", constants);
+    const Pipeline& paired = scatter_pipeline(ctx, shaders::sort_radix_scatter_interleaved_pairs, constants);
     dispatch_pass(r, paired, bindings, push, b, layout::STATE_PAIRED_DISPATCH + 3 * pass);
   }
 
@@ -283,7 +283,8 @@ class RadixPlan final : public SortPlan {
     return c;
   }
 
-  const Pipeline& scatter_pipeline(Context& ctx, const char* shader, std::vector<std::uint32_t> constants) const {
+  const Pipeline& scatter_pipeline(Context& ctx, const shaders::Shader& shader,
+                                   std::vector<std::uint32_t> constants) const {
     return pipeline(ctx, {.shader = shader,
                           .specialization = std::move(constants),
                           .bindings = 6,
@@ -298,7 +299,7 @@ class RadixPlan final : public SortPlan {
     c[RADIX_UPSWEEP_KEY_WORDS] = key_words_;
     c[RADIX_UPSWEEP_KEY_KIND] = key_kind(job.key_type);
     c[RADIX_UPSWEEP_DESCENDING] = job.descending();
-    const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/upsweep",
+    const Pipeline& pipe = pipeline(ctx, {.shader = shaders::sort_radix_upsweep,
                                           .specialization = std::move(c),
                                           .bindings = 4,
                                           .push_bytes = sizeof(layout::PassPush)});
@@ -315,7 +316,7 @@ class RadixPlan final : public SortPlan {
     c[RADIX_SCAN_TILES_ITEMS] = 8;
     c[RADIX_SCAN_TILES_MAX_SUBGROUPS] = max_subgroups_;
     c[RADIX_SCAN_TILES_TILE] = policy_.tile.keys();
-    const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/scan_tiles",
+    const Pipeline& pipe = pipeline(ctx, {.shader = shaders::sort_radix_scan_tiles,
                                           .specialization = std::move(c),
                                           .bindings = 2,
                                           .push_bytes = sizeof(layout::PassPush)});
@@ -329,7 +330,7 @@ class RadixPlan final : public SortPlan {
     std::vector<std::uint32_t> c(RADIX_ORDER_DOUBLES_CONSTANTS);
     c[RADIX_SC_WORKGROUP] = wg;
     c[RADIX_ORDER_DOUBLES_DESCENDING] = job.descending();
-    const Pipeline& pipe = pipeline(ctx, {.shader = "sort/radix/order_doubles",
+    const Pipeline& pipe = pipeline(ctx, {.shader = shaders::sort_radix_order_doubles,
                                           .specialization = std::move(c),
                                           .bindings = 2,
                                           .push_bytes = 4});

@@ -72,7 +72,7 @@ void record_iota(Context& ctx, Recorder& r, VkBuffer values, ValueType type, std
   const std::uint32_t wg = streaming_workgroup_size(ctx.info());
   const std::uint32_t words = static_cast<std::uint32_t>(value_bytes(type) / 4);
   const Pipeline& p =
-      pipeline(ctx, {.shader = "sort/iota", .specialization = {wg, words}, .bindings = 1, .push_bytes = 4});
+      pipeline(ctx, {.shader = shaders::sort_iota, .specialization = {wg, words}, .bindings = 1, .push_bytes = 4});
   const std::uint32_t count = static_cast<std::uint32_t>(n);
   r.dispatch(p, {{values, Access::write}}, count, groups_for(n, wg));
 }

@@ -59,6 +59,35 @@ TEST_F(BufferTest, ShaderCopyCopiesEveryWordIncludingTheTail) {
   }
 }
 
+TEST_F(BufferTest, RecordedCopiesInOneSubmissionRunInOrder) {
+  // b -> c must wait for a -> b: the public record_copy orders them as copy() would.
+  auto rng = rng_for_current_test();
+  const std::size_t n = 300007;
+  const auto data = random_words(n, rng);
+  Buffer a = ctx().create_buffer(n * 4);
+  Buffer b = ctx().create_buffer(n * 4);
+  Buffer c = ctx().create_buffer(n * 4 + 4);
+  ctx().upload(a, std::span<const std::uint32_t>(data));
+  const std::uint32_t sentinel[] = {0xDEADBEEF};
+  ctx().upload(c, sentinel, 4, n * 4);
+  ctx().run([&](Recorder& r) {
+    ctx().record_copy(r, a, b, n * 4);
+    ctx().record_copy(r, b, c, n * 4);
+  });
+  std::vector<std::uint32_t> back(n + 1);
+  ctx().download(c, std::span<std::uint32_t>(back));
+  EXPECT_TRUE(std::equal(data.begin(), data.end(), back.begin()));
+  EXPECT_EQ(back[n], 0xDEADBEEF) << "the copy wrote past its end";
+}
+
+TEST_F(BufferTest, RecordedCopyRefusesWhatCopyRefuses) {
+  Buffer b = ctx().create_buffer(64);
+  Buffer big = ctx().create_buffer(128);
+  EXPECT_THROW(ctx().run([&](Recorder& r) { ctx().record_copy(r, b, big, 6); }), Error);
+  EXPECT_THROW(ctx().run([&](Recorder& r) { ctx().record_copy(r, big, b, 128); }), Error);
+  ctx().copy(b, big, 64);  // the context still works
+}
+
 TEST_F(BufferTest, RangesOutsideTheBufferAreRefused) {
   Buffer b = ctx().create_buffer(64);
   std::vector<std::byte> data(128);

@@ -270,7 +270,7 @@ TEST_F(PipelineCacheTest, OffReadsAndWritesNoFile) {
   EXPECT_EQ(c->state().pipeline_cache, VkPipelineCache(VK_NULL_HANDLE));
   // A pipeline built, none dispatched: lavapipe compiles at the first dispatch, and with
   // XDG_CACHE_HOME moved its own disk cache (Mesa's) would start cold.
-  pipeline(*c, {.shader = "core/copy", .specialization = {64, 4}, .bindings = 2, .push_bytes = 4});
+  pipeline(*c, {.shader = shaders::core_copy, .specialization = {64, 4}, .bindings = 2, .push_bytes = 4});
   close(c);
   EXPECT_FALSE(fs::exists(dir_ / "vkcompute"));
 }

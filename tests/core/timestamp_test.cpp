@@ -32,5 +32,27 @@ TEST_F(TimestampTest, MeasuresPositiveTimeThatGrowsWithWork) {
   EXPECT_LT(ns[2] - ns[0], 60e9) << "not nanoseconds";
 }
 
+TEST_F(TimestampTest, RunTimedMeasuresTheRecordedWork) {
+  const std::size_t n = 1 << 22;
+  Buffer a = ctx().create_buffer(n * 4);
+  Buffer b = ctx().create_buffer(n * 4);
+  const double small = ctx().run_timed([&](Recorder& r) { ctx().record_copy(r, a, b, 4096); });
+  const double large = ctx().run_timed([&](Recorder& r) {
+    for (int i = 0; i < 4; ++i) {
+      ctx().record_copy(r, a, b, n * 4);
+      ctx().record_copy(r, b, a, n * 4);
+    }
+  });
+  EXPECT_GT(small, 0);
+  EXPECT_GT(large, small) << "eight copies of 16 MiB should take longer than one of 4 KiB";
+  EXPECT_LT(large, 60e9) << "not nanoseconds";
+}
+
+TEST_F(TimestampTest, LoaderOffersTheVersionContextsNeed) {
+  // This program's context exists, and a context needs a 1.2 loader.
+  EXPECT_GE(vulkan_loader_version(), VK_API_VERSION_1_2);
+  EXPECT_EQ(VK_API_VERSION_MAJOR(vulkan_loader_version()), 1u);
+}
+
 }  // namespace
 }  // namespace vkc::test

@@ -1,3 +1,5 @@
+// Inputs, CPU baselines, verification and plots of `vkc bench sort`. The transfer copy bound
+// reads raw device state by design; bench_internals.hpp is its one door to library internals.
 #include "bench_sort_data.hpp"
 
 #include <algorithm>
@@ -15,9 +17,7 @@
 
 #include <unistd.h>
 
-#include "core/loader.hpp"
-#include "core/state.hpp"
-
+#include "bench_internals.hpp"
 #include "io/atomic_file.hpp"
 
 namespace vkc::cli {

@@ -6,8 +6,6 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "core/device_info.hpp"
-#include "core/loader.hpp"
 #include "harness.hpp"
 #include "io/atomic_file.hpp"
 #include "vkc/context.hpp"
@@ -79,15 +77,10 @@ std::string version_string(std::uint32_t v) {
 // The loader's version and the device a command would run on, or why there is none.
 std::string vulkan_text(const Common& common) {
   try {
-    vk::load_loader();
-    std::uint32_t loader = VK_API_VERSION_1_0;
-    if (vk::vkEnumerateInstanceVersion) vk::vkEnumerateInstanceVersion(&loader);
-    std::string text = "Vulkan loader " + version_string(loader);
+    std::string text = "Vulkan loader " + version_string(vulkan_loader_version());
     const auto devices = enumerate_devices();
     if (devices.empty()) return text + "\ndevice: none found";
-    std::string wanted = common.device;
-    if (wanted.empty() && std::getenv("VKC_DEVICE")) wanted = std::getenv("VKC_DEVICE");
-    const DeviceInfo& d = devices[detail::choose_device(devices, wanted)];
+    const DeviceInfo& d = devices[choose_device(devices, common.device)];
     return text + "\ndevice [" + std::to_string(d.index) + "] " + d.name + " (" + d.driver_name + " " + d.driver_info +
            ", Vulkan " + d.api_version_string() + ")";
   } catch (const std::exception& e) {
@@ -113,7 +106,7 @@ void register_info(CLI::App& app, Common& common) {
     auto devices = enumerate_devices();
     if (devices.empty()) throw Error("no Vulkan device found (install a GPU driver, or mesa-vulkan-drivers for lavapipe)");
     if (!common.device.empty()) {
-      const auto index = detail::choose_device(devices, common.device);
+      const auto index = choose_device(devices, common.device);
       devices = {devices[index]};
     }
     if (*json) {

@@ -1,0 +1,12 @@
+// The library internals that `vkc bench` measures by design, and the only private headers of the
+// library that the tool includes: `vkc info`, `sort`, `nbody` and `demo` use include/vkc alone.
+// The benchmarks need the sort's own recording entry and algorithm list (sorting::record,
+// sorting::available), the barrier-tracking Recorder with the shader copy that gives each timed
+// run fresh input, and the raw device state behind the transfer copy bound (a pinned buffer).
+#pragma once
+
+#include "core/kernels.hpp"
+#include "core/loader.hpp"
+#include "core/recorder.hpp"
+#include "core/state.hpp"
+#include "sort/algorithm.hpp"
