@@ -16,7 +16,8 @@ namespace {
 // ---- Splitting the work -------------------------------------------------------------------
 
 unsigned chunk_count(std::uint64_t count, const VerifyParallelism& parallelism) {
-  const unsigned threads = parallelism.threads ? parallelism.threads : std::clamp(std::thread::hardware_concurrency(), 1u, 64u);
+  const unsigned hardware = std::clamp(std::thread::hardware_concurrency(), 1u, 64u);
+  const unsigned threads = parallelism.threads ? parallelism.threads : hardware;
   const std::uint64_t by_size = count / std::max<std::uint64_t>(parallelism.min_chunk, 1);
   return static_cast<unsigned>(std::clamp<std::uint64_t>(by_size, 1, threads));
 }
@@ -37,7 +38,8 @@ template <class F>
 std::optional<std::uint64_t> first_position(std::uint64_t count, const VerifyParallelism& parallelism, F&& find) {
   const unsigned chunks = chunk_count(count, parallelism);
   std::vector<std::optional<std::uint64_t>> found(chunks);
-  for_each_chunk(chunks, count, [&](unsigned c, std::uint64_t begin, std::uint64_t end) { found[c] = find(begin, end); });
+  auto search = [&](unsigned c, std::uint64_t begin, std::uint64_t end) { found[c] = find(begin, end); };
+  for_each_chunk(chunks, count, search);
   for (const auto& f : found) {
     if (f) return f;  // chunks are in index order
   }
@@ -156,14 +158,16 @@ std::optional<std::uint64_t> check_sorted(KeyType key_type, SortOrder order, con
                                           const VerifyParallelism& parallelism) {
   const bool descending = order == SortOrder::descending;
   return with_key_bits(key_type, [&](auto bits) {
-    return first_position(count, parallelism, [&](std::uint64_t begin, std::uint64_t end) -> std::optional<std::uint64_t> {
+    auto rank_at = [&](std::uint64_t i) { return bits.rank(bits.canonical(bits.load(keys, i)), descending); };
+    auto first_break = [&](std::uint64_t begin, std::uint64_t end) -> std::optional<std::uint64_t> {
       for (std::uint64_t i = begin; i < end; ++i) {
         const auto key = bits.load(keys, i);
         if (key != bits.canonical(key)) return i;
-        if (i > 0 && bits.rank(key, descending) < bits.rank(bits.canonical(bits.load(keys, i - 1)), descending)) return i;
+        if (i > 0 && rank_at(i) < rank_at(i - 1)) return i;
       }
       return std::nullopt;
-    });
+    };
+    return first_position(count, parallelism, first_break);
   });
 }
 
@@ -171,7 +175,7 @@ std::optional<std::uint64_t> check_permutation(const void* indices, std::size_t 
                                                const VerifyParallelism& parallelism) {
   check_index_bytes(index_bytes);
   const auto seen = std::make_unique<std::atomic<std::uint64_t>[]>((count + 63) / 64);
-  return first_position(count, parallelism, [&](std::uint64_t begin, std::uint64_t end) -> std::optional<std::uint64_t> {
+  auto first_break = [&](std::uint64_t begin, std::uint64_t end) -> std::optional<std::uint64_t> {
     for (std::uint64_t i = begin; i < end; ++i) {
       const std::uint64_t index = load_index(indices, index_bytes, i);
       if (index >= count) return i;
@@ -179,7 +183,8 @@ std::optional<std::uint64_t> check_permutation(const void* indices, std::size_t 
       if (seen[index / 64].fetch_or(bit, std::memory_order_relaxed) & bit) return i;
     }
     return std::nullopt;
-  });
+  };
+  return first_position(count, parallelism, first_break);
 }
 
 std::optional<std::uint64_t> check_argsorted(KeyType key_type, SortOrder order, const void* keys, const void* indices,
@@ -189,14 +194,16 @@ std::optional<std::uint64_t> check_argsorted(KeyType key_type, SortOrder order, 
   const bool descending = order == SortOrder::descending;
   return with_key_bits(key_type, [&](auto bits) {
     auto rank_at = [&](std::uint64_t index) { return bits.rank(bits.canonical(bits.load(keys, index)), descending); };
-    return first_position(count, parallelism, [&](std::uint64_t begin, std::uint64_t end) -> std::optional<std::uint64_t> {
+    auto first_break = [&](std::uint64_t begin, std::uint64_t end) -> std::optional<std::uint64_t> {
       for (std::uint64_t i = std::max<std::uint64_t>(begin, 1); i < end; ++i) {
-        const std::uint64_t previous = load_index(indices, index_bytes, i - 1), index = load_index(indices, index_bytes, i);
+        const std::uint64_t previous = load_index(indices, index_bytes, i - 1);
+        const std::uint64_t index = load_index(indices, index_bytes, i);
         const auto before = rank_at(previous), here = rank_at(index);
         if (here < before || (stable && here == before && index <= previous)) return i;
       }
       return std::nullopt;
-    });
+    };
+    return first_position(count, parallelism, first_break);
   });
 }
 

@@ -49,7 +49,9 @@ template <class T>
 std::vector<T> keys_with_specials(std::size_t n, std::mt19937_64& rng) {
   auto keys = make_keys<T>(n, Dist::special, rng);
   if constexpr (std::is_floating_point_v<T>) {
-    for (std::size_t i = 0; i < n; i += 5) keys[i] = std::bit_cast<T>(std::bit_cast<Bits<T>>(keys[i]) | std::bit_cast<Bits<T>>(std::numeric_limits<T>::quiet_NaN()) | Bits<T>(rng() % 16));
+    for (std::size_t i = 0; i < n; i += 5)
+      keys[i] = std::bit_cast<T>(std::bit_cast<Bits<T>>(keys[i]) |
+                                 std::bit_cast<Bits<T>>(std::numeric_limits<T>::quiet_NaN()) | Bits<T>(rng() % 16));
   }
   return keys;
 }
@@ -59,7 +61,8 @@ template <class T>
 std::vector<std::uint64_t> stable_permutation(const std::vector<T>& keys, SortOrder order) {
   std::vector<std::uint64_t> perm(keys.size());
   std::iota(perm.begin(), perm.end(), 0u);
-  std::stable_sort(perm.begin(), perm.end(), [&](auto a, auto b) { return full_contract_less(keys[a], keys[b], order); });
+  std::stable_sort(perm.begin(), perm.end(),
+                   [&](auto a, auto b) { return full_contract_less(keys[a], keys[b], order); });
   return perm;
 }
 
@@ -127,7 +130,8 @@ TYPED_TEST(Verify, AcceptsTheReferenceOrderAndItsInputsFingerprint) {
       for (SortOrder order : kOrders) {
         const auto input = dist == Dist::special ? keys_with_specials<T>(n, rng) : make_keys<T>(n, dist, rng);
         const auto output = sorted_output(input, order);
-        SCOPED_TRACE("n=" + std::to_string(n) + " " + dist_name(dist) + (order == SortOrder::ascending ? " asc" : " desc"));
+        SCOPED_TRACE("n=" + std::to_string(n) + " " + dist_name(dist) +
+                     (order == SortOrder::ascending ? " asc" : " desc"));
         EXPECT_EQ(first_unsorted(output, order), std::nullopt);
         EXPECT_EQ(first_unsorted(output, order, {}), std::nullopt);
         EXPECT_EQ(keys_fingerprint(output, kSevenChunks), keys_fingerprint(input));
@@ -238,8 +242,10 @@ void check_argsort_of(const std::vector<T>& keys, SortOrder order) {
     auto broken = perm;
     std::swap(broken[i - 1], broken[i]);
     const bool equal = equal_keys(keys[perm[i - 1]], keys[perm[i]]);
-    const auto unstable = check_argsorted(key_type_of<T>(), order, keys.data(), broken.data(), sizeof(I), n, true, kSevenChunks);
-    const auto unsorted = check_argsorted(key_type_of<T>(), order, keys.data(), broken.data(), sizeof(I), n, false, kSevenChunks);
+    const auto unstable =
+        check_argsorted(key_type_of<T>(), order, keys.data(), broken.data(), sizeof(I), n, true, kSevenChunks);
+    const auto unsorted =
+        check_argsorted(key_type_of<T>(), order, keys.data(), broken.data(), sizeof(I), n, false, kSevenChunks);
     ASSERT_EQ(unstable, i) << "swapped at " << i;
     ASSERT_EQ(unsorted, equal ? std::nullopt : std::optional<std::uint64_t>(i)) << "swapped at " << i;
   }
