@@ -7,24 +7,34 @@
 #include <vector>
 
 #include "harness.hpp"
+#include "sort/verify.hpp"
 #include "vkc/sort.hpp"
 
 namespace vkc::cli {
 
+/// The most elements verified against a CPU sort of the same size; larger outputs are verified
+/// by the order contract element by element and the fingerprints of the input (src/sort/verify.hpp).
+constexpr std::uint64_t kReferenceMaxCount = std::uint64_t{1} << 26;
+
 struct SortData {
   std::vector<std::byte> keys;       ///< the input keys
   std::vector<std::byte> values;     ///< value i = i (u32 or u64), empty for keys only
-  std::vector<std::byte> reference;  ///< the keys sorted on the CPU under the order contract
+  std::vector<std::byte> reference;  ///< the keys sorted on the CPU under the order contract, up to kReferenceMaxCount
+  sorting::Fingerprint keys_fingerprint;   ///< of the input keys, past kReferenceMaxCount
+  sorting::Fingerprint pairs_fingerprint;  ///< of the input (key, value) pairs, past kReferenceMaxCount with values
 };
 
 KeyType parse_key_type(const std::string& name);
 ValueType parse_value_type(const std::string& name);
 
 /// Keys of `desc.key_type` drawn by `dist` (uniform, sorted, reverse, few, equal) from a fixed
-/// seed, values as indices, and the CPU reference order.
+/// seed, values as indices, and the CPU reference order (or, past kReferenceMaxCount, the input's
+/// fingerprints).
 SortData make_sort_data(const SortDesc& desc, const std::string& dist, std::uint64_t n);
 
-/// Throws Error unless `keys` equals the reference and every value is the index of its key.
+/// Throws Error unless `keys` equals the reference and every value is the index of its key; past
+/// kReferenceMaxCount, unless the keys are in the contract's order and the fingerprint of the keys
+/// (or of the pairs) is the input's.
 void verify_sorted(const SortDesc& desc, const SortData& data, const std::vector<std::byte>& keys,
                    const std::vector<std::byte>& values);
 
