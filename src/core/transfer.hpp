@@ -75,9 +75,6 @@ class TransferEngine {
   /// Copies every part down once `after` is reached; returns when write() has had every byte.
   void download(std::span<const DownloadPart> parts, TimelinePoint after);
 
-  /// The lanes' threads, for host work between transfers (the caller is thread 0).
-  WorkerPool& workers() { return pool_; }
-
   /// Imports [data, data + bytes) for the device's copies, or returns null where the device or this memory
   /// cannot be imported (then stage it).
   std::unique_ptr<ImportedMemory> import(const void* data, std::uint64_t bytes);

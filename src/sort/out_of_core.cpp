@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -71,7 +72,7 @@ class Partition {
         values_(values),
         index_values_(index_values),
         capacity_(capacity),
-        pool_(ctx.state().transfers().workers()),
+        pool_(std::max(1u, std::thread::hardware_concurrency())),
         threads_(pool_.size()),
         key_bytes_(key_bytes(desc.key_type)),
         value_bytes_(value_bytes(desc.value_type)) {}
@@ -227,8 +228,12 @@ class Partition {
     std::vector<std::uint64_t> cursors = thread_cursors();
     auto* keys_out = reinterpret_cast<Bits*>(scratch_keys_.get());
     std::byte* values_out = scratch_values_.get();
+    std::vector<std::vector<std::uint64_t>> thread_cursor(threads_);  // apart: no cache line shared
+    for (unsigned t = 0; t < threads_; ++t) {
+      thread_cursor[t].assign(cursors.begin() + t * groups_.size(), cursors.begin() + (t + 1) * groups_.size());
+    }
     for_each_block<Bits>([&](unsigned t, std::uint64_t first, std::span<const Bits> keys) {
-      std::uint64_t* cursor = &cursors[t * groups_.size()];
+      std::uint64_t* cursor = thread_cursor[t].data();
       std::vector<std::byte> value_buffer;
       const std::byte* values = values_ && !index_values_
                                     ? view(*values_, first * value_bytes_, keys.size() * value_bytes_, value_buffer)
@@ -293,7 +298,7 @@ class Partition {
   const HostArray* values_;
   const bool index_values_;
   const std::uint64_t capacity_;
-  detail::WorkerPool& pool_;
+  detail::WorkerPool pool_;  // every core: the partition is host work, memory-bound
   const unsigned threads_;
   const std::size_t key_bytes_, value_bytes_;
   std::vector<Node> nodes_;

@@ -32,6 +32,7 @@ struct BenchArgs {
   std::uint64_t odd_even_max_n = 1u << 16;
   std::uint64_t transpose_max_n = kTransposeMaxN;
   std::uint64_t cpu_max_n = 1u << 26;
+  std::uint64_t cpu_serial_max_n = ~std::uint64_t{0};  // std::sort on one thread: up to cpu_max_n unless less
   int runs = 15;
   int warmup = 3;
   bool peers = false;
@@ -135,7 +136,7 @@ void measure_row(Context& ctx, const BenchArgs& args, const SortDesc& base, cons
   if (row.n <= args.cpu_max_n) {
     bench::progress("vkc bench sort: std::sort n=" + std::to_string(row.n));
     const int cpu_runs = row.n <= (1u << 20) ? 5 : 1;
-    row.cpu_ms = time_cpu_sort(desc, data, cpu_runs, false);
+    if (row.n <= args.cpu_serial_max_n) row.cpu_ms = time_cpu_sort(desc, data, cpu_runs, false);
     row.cpu_par_ms = time_cpu_sort(desc, data, cpu_runs, true);
   }
   for (SortAlgorithm a : algos) {
@@ -340,6 +341,8 @@ void register_bench_sort(CLI::App& bench, Common& common) {
   cmd->add_option("--odd-even-max-n", args->odd_even_max_n, "largest n for odd_even (its cost is O(n^2/B))");
   cmd->add_option("--transpose-max-n", args->transpose_max_n, "largest n for bitonic_transpose");
   cmd->add_option("--cpu-max-n", args->cpu_max_n, "largest n for the CPU sorts");
+  cmd->add_option("--cpu-serial-max-n", args->cpu_serial_max_n,
+                  "largest n for the one-thread std::sort (default: --cpu-max-n)");
   cmd->add_option("--runs", args->runs, "timed runs per cell (median reported)")->check(CLI::Range(10, 1000));
   cmd->add_option("--warmup", args->warmup, "untimed runs first")->check(CLI::Range(0, 100));
   cmd->add_flag("--peers", args->peers, "also run the CUB peer (built with nvcc) and compare");
