@@ -42,6 +42,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -72,6 +73,14 @@ enum class RadixScan {
 enum class KeyType { u32, i32, f32, u64, i64, f64 };
 enum class ValueType { none, u32, u64 };
 
+/// How far a host sort has come: `done` of `total` units of work. A sort that the device takes
+/// at once counts its elements once; a larger one counts each element three times (read for the
+/// partition's histogram, placed in its part, sorted with its part).
+struct SortProgress {
+  std::uint64_t done = 0;
+  std::uint64_t total = 0;
+};
+
 struct SortOptions {
   /// Which algorithm sorts; `automatic` picks by size and device (see BENCHMARKS.md).
   SortAlgorithm algorithm = SortAlgorithm::automatic;
@@ -79,6 +88,9 @@ struct SortOptions {
   SortOrder order = SortOrder::ascending;
   /// radix only: how digit offsets are scanned.
   RadixScan radix_scan = RadixScan::automatic;
+  /// The host functions (sort, sort_pairs, argsort and their streamed forms) call it on the
+  /// calling thread as they advance, at their start and end at least; record_sort never does.
+  std::function<void(const SortProgress&)> progress;
 };
 
 std::string_view to_string(SortAlgorithm algorithm);

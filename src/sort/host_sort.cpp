@@ -129,6 +129,10 @@ bool fits_in_core(Context& ctx, const SortDesc& desc, std::uint64_t count) {
 }
 }  // namespace
 
+void report_progress(const SortDesc& desc, std::uint64_t done, std::uint64_t total) {
+  if (desc.options.progress) desc.options.progress({done, total});
+}
+
 std::uint64_t in_core_capacity(Context& ctx, const SortDesc& desc) {
   std::uint64_t lo = 0, hi = UINT32_MAX;  // fits(lo); the capacity is in [lo, hi]
   if (fits_in_core(ctx, desc, hi)) return hi;
@@ -141,7 +145,11 @@ std::uint64_t in_core_capacity(Context& ctx, const SortDesc& desc) {
 
 void sort_host(Context& ctx, const SortDesc& desc, const HostArray& keys, const HostArray* values, bool index_values) {
   if (desc.max_count == 0) return;
-  if (fits_in_core(ctx, desc, desc.max_count)) return sort_in_core(ctx, desc, keys, values, index_values);
+  if (fits_in_core(ctx, desc, desc.max_count)) {
+    report_progress(desc, 0, desc.max_count);
+    sort_in_core(ctx, desc, keys, values, index_values);
+    return report_progress(desc, desc.max_count, desc.max_count);
+  }
   const std::uint64_t capacity = in_core_capacity(ctx, desc);
   if (capacity == 0) throw Error("the device has no room to sort even one element of this type");
   sort_out_of_core(ctx, desc, keys, values, index_values, capacity);

@@ -36,6 +36,9 @@ void sort_in_core(Context& ctx, const SortDesc& desc, const HostArray& keys, con
 void sort_out_of_core(Context& ctx, const SortDesc& desc, const HostArray& keys, const HostArray* values,
                       bool index_values, std::uint64_t capacity);
 
+/// Calls desc.options.progress, where there is one.
+void report_progress(const SortDesc& desc, std::uint64_t done, std::uint64_t total);
+
 /// The one entry of every host sort: in core where the count fits, else out of core.
 void sort_host(Context& ctx, const SortDesc& desc, const HostArray& keys, const HostArray* values, bool index_values);
 

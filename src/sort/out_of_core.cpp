@@ -90,13 +90,17 @@ class Partition {
   void run_with() {
     const Ordering<Bits> order{is_float(desc_.key_type), is_signed(desc_.key_type),
                                desc_.options.order == SortOrder::descending};
+    const std::uint64_t n = desc_.max_count;
+    report_progress(desc_, 0, 3 * n);
     nodes_.push_back(Node{.shift = sizeof(Bits) * 8 - kDigitBits});
     for (bool more = true; more;) {
       count<Bits>(order);
       more = split_large_buckets();
     }
+    report_progress(desc_, n, 3 * n);
     assign_groups(0);
     scatter<Bits>(order);
+    report_progress(desc_, 2 * n, 3 * n);
     sort_groups();
   }
 
@@ -275,21 +279,27 @@ class Partition {
   }
 
   void sort_groups() {
-    const HostWrite no_write;
+    const std::uint64_t n = desc_.max_count;
     for (const Group& g : groups_) {
-      if (g.count == 0) continue;
-      const HostArray keys = part(scratch_keys_.get(), key_bytes_, keys_.write, keys_.memory_out, g.first);
-      const HostArray values =
-          values_ ? part(scratch_values_.get(), value_bytes_, values_->write, values_->memory_out, g.first) : HostArray{};
-      if (g.equal_keys) {
-        if (keys.write) keys.write(0, keys.memory_in, g.count * key_bytes_);
-        if (values_) values.write(0, values.memory_in, g.count * value_bytes_);
-        continue;
-      }
-      SortDesc desc = desc_;
-      desc.max_count = g.count;
-      sort_in_core(ctx_, desc, keys, values_ ? &values : nullptr, false);
+      sort_group(g);
+      report_progress(desc_, 2 * n + g.first + g.count, 3 * n);
     }
+  }
+
+  void sort_group(const Group& g) {
+    if (g.count == 0) return;
+    const HostArray keys = part(scratch_keys_.get(), key_bytes_, keys_.write, keys_.memory_out, g.first);
+    const HostArray values =
+        values_ ? part(scratch_values_.get(), value_bytes_, values_->write, values_->memory_out, g.first) : HostArray{};
+    if (g.equal_keys) {
+      if (keys.write) keys.write(0, keys.memory_in, g.count * key_bytes_);
+      if (values_) values.write(0, values.memory_in, g.count * value_bytes_);
+      return;
+    }
+    SortDesc desc = desc_;
+    desc.max_count = g.count;
+    desc.options.progress = nullptr;
+    sort_in_core(ctx_, desc, keys, values_ ? &values : nullptr, false);
   }
 
   Context& ctx_;

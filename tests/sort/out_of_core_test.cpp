@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <thread>
 
 #include "sort/reference.hpp"
 #include "support/gpu_test.hpp"
@@ -126,6 +127,28 @@ TEST_F(OutOfCoreTest, StreamedArraysAreReadOnceForEachPassAndWrittenOnce) {
   EXPECT_TRUE(keys_sorted(input, output, SortOrder::descending));
   for (std::size_t i = 0; i < writes.size(); ++i) ASSERT_EQ(writes[i], 1) << "byte " << i;
   expect_partitioned(input.size() * 4);
+}
+
+TEST_F(OutOfCoreTest, ProgressRisesFromNothingToAllOnTheCallingThread) {
+  std::vector<SortProgress> seen;
+  const auto caller = std::this_thread::get_id();
+  const SortOptions options{.progress = [&](const SortProgress& p) {
+    EXPECT_EQ(std::this_thread::get_id(), caller);
+    seen.push_back(p);
+  }};
+  std::vector<std::uint32_t> large(150001, 9), small(1000, 9);
+  sort(*capped_, std::span(large), options);
+  ASSERT_GE(seen.size(), 4u) << "a partitioned sort reports each pass";
+  EXPECT_EQ(seen.front().done, 0u);
+  EXPECT_EQ(seen.back().done, seen.back().total);
+  EXPECT_EQ(seen.back().total, 3 * large.size());
+  for (std::size_t i = 1; i < seen.size(); ++i) EXPECT_GE(seen[i].done, seen[i - 1].done);
+  seen.clear();
+  sort(*capped_, std::span(small), options);
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0].done, 0u);
+  EXPECT_EQ(seen[1].done, small.size());
+  EXPECT_EQ(seen[1].total, small.size());
 }
 
 TEST_F(OutOfCoreTest, ALimitTooSmallForOneElementIsAnError) {

@@ -4,8 +4,12 @@
 // header allow comes before the device is touched.
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
+
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <map>
 #include <numeric>
@@ -132,6 +136,22 @@ void sort_in_memory(Context& ctx, const SortArgs& args, const Common& common, io
   }
 }
 
+// On a terminal, a status line for the sort: bytes of the input done, rate, time left.
+std::function<void(const SortProgress&)> terminal_progress(std::uint64_t input_bytes) {
+  if (!isatty(STDERR_FILENO)) return nullptr;
+  const auto start = std::chrono::steady_clock::now();
+  return [input_bytes, start](const SortProgress& p) {
+    if (p.total == 0 || p.done == 0) return;
+    const double fraction = static_cast<double>(p.done) / p.total;
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double gib = 1024.0 * 1024 * 1024, done = fraction * input_bytes / gib;
+    char line[160];
+    std::snprintf(line, sizeof line, "vkc sort: %.2f of %.2f GiB, %.2f GiB/s, %.0f s left", done, input_bytes / gib,
+                  done / std::max(seconds, 1e-9), seconds * (1 - fraction) / fraction);
+    bench::progress(line);
+  };
+}
+
 void run_sort(const SortArgs& args, const Common& common) {
   SortOptions options;
   options.algorithm = parse_algorithm(args.algorithm);
@@ -143,6 +163,7 @@ void run_sort(const SortArgs& args, const Common& common) {
   const auto reader = open_keys(args);
   const io::DType type = reader->dtype();
   if (reader->count()) check_count(args, common, type, *reader->count());
+  if (reader->count()) options.progress = terminal_progress(*reader->count() * io::dtype_size(type));
   if (args.argsort && (options.algorithm == SortAlgorithm::bitonic || options.algorithm == SortAlgorithm::bitonic_transpose)) {
     std::fprintf(stderr, "vkc sort: note: %s is not stable, so equal keys' indices may come in any order "
                  "(radix or auto gives the stable permutation)\n", args.algorithm.c_str());
