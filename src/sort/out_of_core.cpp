@@ -12,6 +12,7 @@
 #include "core/state.hpp"
 #include "core/transfer.hpp"
 #include "core/worker_pool.hpp"
+#include "sort/algorithm.hpp"
 #include "sort/host_sort.hpp"
 
 namespace vkc::sorting {
@@ -62,12 +63,22 @@ struct Group {
   bool equal_keys = false;
 };
 
+// `automatic` resolved for the whole array, so that every part is sorted as the array would
+// be in memory (a part small enough for bitonic must not lose the stability radix gives).
+SortDesc with_algorithm_chosen(Context& ctx, SortDesc desc) {
+  if (desc.options.algorithm != SortAlgorithm::automatic) return desc;
+  SortDesc whole = desc;
+  whole.max_count = std::min<std::uint64_t>(desc.max_count, UINT32_MAX);
+  desc.options.algorithm = choose(ctx.info(), whole).id();
+  return desc;
+}
+
 class Partition {
  public:
   Partition(Context& ctx, const SortDesc& desc, const HostArray& keys, const HostArray* values, bool index_values,
             std::uint64_t capacity)
       : ctx_(ctx),
-        desc_(desc),
+        desc_(with_algorithm_chosen(ctx, desc)),
         keys_(keys),
         values_(values),
         index_values_(index_values),
