@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <new>
+#include <string>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -238,8 +240,8 @@ class Partition {
   template <class Bits>
   void scatter(const Ordering<Bits>& order) {
     const std::uint64_t n = desc_.max_count;
-    scratch_keys_ = std::make_unique_for_overwrite<std::byte[]>(n * key_bytes_);
-    if (value_bytes_) scratch_values_ = std::make_unique_for_overwrite<std::byte[]>(n * value_bytes_);
+    scratch_keys_ = host_scratch(n * key_bytes_);
+    if (value_bytes_) scratch_values_ = host_scratch(n * value_bytes_);
     std::vector<std::uint64_t> cursors = thread_cursors();
     auto* keys_out = reinterpret_cast<Bits*>(scratch_keys_.get());
     std::byte* values_out = scratch_values_.get();
@@ -263,6 +265,15 @@ class Partition {
         }
       }
     });
+  }
+
+  static std::unique_ptr<std::byte[]> host_scratch(std::uint64_t bytes) {
+    try {
+      return std::make_unique_for_overwrite<std::byte[]>(bytes);
+    } catch (const std::bad_alloc&) {
+      throw Error("cannot allocate " + std::to_string(bytes >> 20) +
+                  " MiB of host memory: a sort larger than the device holds a host copy of its arrays");
+    }
   }
 
   void write_index(std::byte* to, std::uint64_t index) const {
