@@ -5,7 +5,7 @@
 // engine's own instance, device and queue (Context(AdoptedDevice), below), which it never
 // destroys. Either way it owns command pools, timeline semaphores, a cache of compute pipelines
 // and the memory that host transfers reuse (staging buffers, a few threads that fill them).
-// Every object it hands out (Buffer, TimestampPool) is a move-only owner that must not outlive
+// Every object it hands out (Buffer) is a move-only owner that must not outlive
 // it. A Context is not thread-safe: use one per thread, or guard it.
 //
 // The Vulkan loader (libvulkan.so.1) is opened at run time, so a program linked with vkc
