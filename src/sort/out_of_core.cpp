@@ -11,7 +11,6 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/state.hpp"
 #include "core/transfer.hpp"
 #include "core/worker_pool.hpp"
 #include "sort/algorithm.hpp"

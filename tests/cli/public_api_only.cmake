@@ -1,6 +1,6 @@
 # cmake -P script (-DTOOL=tools/vkc -DHARNESS=bench/harness.hpp): the tool's commands use only the
 # public API. The library's private headers (core/, sort/, nbody/, mpi/) may be included only by
-# bench_internals.hpp, and that only by the benchmark commands (bench_*.cpp), which measure
+# bench_internals.hpp, and that only by the benchmark commands' files (bench_*), which measure
 # internals by design; io/ (the tool's file layer) and the tool's own headers are allowed.
 file(GLOB sources "${TOOL}/*.cpp" "${TOOL}/*.hpp")
 set(failures "")
@@ -11,7 +11,7 @@ foreach(file IN LISTS sources HARNESS)
     string(REGEX REPLACE "^[^\"]*\"([^\"]+)\".*$" "\\1" header "${line}")
     if(header MATCHES "^(core|sort|nbody|mpi)/" AND NOT name STREQUAL "bench_internals.hpp")
       string(APPEND failures "\n  ${name} includes the private header ${header}")
-    elseif(header STREQUAL "bench_internals.hpp" AND NOT name MATCHES "^bench_.*\\.cpp$")
+    elseif(header STREQUAL "bench_internals.hpp" AND NOT name MATCHES "^bench_")
       string(APPEND failures "\n  ${name} is no benchmark but includes ${header}")
     endif()
   endforeach()

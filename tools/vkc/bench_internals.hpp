@@ -2,7 +2,8 @@
 // library that the tool includes: `vkc info`, `sort`, `nbody` and `demo` use include/vkc alone.
 // The benchmarks need the sort's own recording entry and algorithm list (sorting::record,
 // sorting::available), the barrier-tracking Recorder with the shader copy that gives each timed
-// run fresh input, and the raw device state behind the transfer copy bound (a pinned buffer).
+// run fresh input, the raw device state behind the transfer copy bound (a pinned buffer), and
+// the checks that verify large outputs without a CPU sort (sort/verify.hpp).
 #pragma once
 
 #include "core/kernels.hpp"
@@ -10,3 +11,4 @@
 #include "core/recorder.hpp"
 #include "core/state.hpp"
 #include "sort/algorithm.hpp"
+#include "sort/verify.hpp"

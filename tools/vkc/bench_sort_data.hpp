@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "bench_internals.hpp"
 #include "harness.hpp"
-#include "sort/verify.hpp"
 #include "vkc/sort.hpp"
 
 namespace vkc::cli {
