@@ -33,8 +33,8 @@
 // 128 MiB on lavapipe; all of them within ContextOptions::device_memory_limit; at most 2^32 - 1
 // elements), they are sorted there in one go. Larger ones are partitioned on the host by their
 // leading key bits into ranges that fit, in order and stably, and each range is sorted on the
-// device: the result is the same, stability included, and the call holds one more host copy of
-// the arrays meanwhile. `radix` needs about (key bytes + value bytes + 1) bytes of temporary
+// device with the algorithm `automatic` picks for the whole array: the result is the same,
+// stability included, and the call holds one more host copy of the arrays meanwhile. `radix` needs about (key bytes + value bytes + 1) bytes of temporary
 // device storage per element. The low-level API records sorts of up to 2^32 - 1 elements (the
 // GPU-side count is a uint32) within one buffer each. No algorithm pads to a power of two.
 #pragma once
