@@ -84,8 +84,7 @@ std::uint64_t ContextState::device_memory_limit() const {
 const std::vector<Buffer>& ContextState::reusable_buffers(std::span<const std::uint64_t> bytes) {
   if (reusable.size() < bytes.size()) reusable.resize(bytes.size());
   const std::uint64_t limit = device_memory_limit();
-  const std::uint64_t per_buffer =
-      std::min<std::uint64_t>(info.max_storage_buffer_range, info.max_allocation_bytes ? info.max_allocation_bytes : ~0ull);
+  const std::uint64_t per_buffer = largest_buffer_bytes(info);
   const auto missing = [&](std::size_t i) { return bytes[i] && !(reusable[i] && reusable[i].bytes() >= bytes[i]); };
   // A quarter past the request, so that growing sizes reallocate rarely.
   const auto grown = [&](std::size_t i) { return std::max(bytes[i], std::min(bytes[i] + bytes[i] / 4, per_buffer)); };
@@ -120,6 +119,11 @@ const std::vector<Buffer>& ContextState::reusable_buffers(std::span<const std::u
     }
   }
   return reusable;
+}
+
+std::uint64_t largest_buffer_bytes(const DeviceInfo& info) {
+  return std::min<std::uint64_t>(info.max_storage_buffer_range,
+                                 info.max_allocation_bytes ? info.max_allocation_bytes : ~0ull);
 }
 
 std::uint64_t resolve_memory_limit(std::uint64_t option) {

@@ -86,6 +86,10 @@ struct ContextState {
                             VkMemoryPropertyFlags preferred = 0) const;
 };
 
+/// The largest storage buffer the device creates: its maxStorageBufferRange, or its
+/// maxMemoryAllocationSize where that is smaller.
+std::uint64_t largest_buffer_bytes(const DeviceInfo& info);
+
 /// `option` when set, else the VKC_DEVICE_MEMORY_LIMIT environment variable parsed, else 0.
 /// Throws Error when the variable is not a size.
 std::uint64_t resolve_memory_limit(std::uint64_t option);

@@ -117,8 +117,7 @@ namespace {
 // Whether sort_in_core takes `count` elements of desc's types (in_core_capacity).
 bool fits_in_core(Context& ctx, const SortDesc& desc, std::uint64_t count) {
   const DeviceInfo& info = ctx.info();
-  const std::uint64_t per_buffer =
-      std::min<std::uint64_t>(info.max_storage_buffer_range, info.max_allocation_bytes ? info.max_allocation_bytes : ~0ull);
+  const std::uint64_t per_buffer = detail::largest_buffer_bytes(info);
   if (count > UINT32_MAX) return false;
   SortDesc d = desc;
   d.max_count = count;

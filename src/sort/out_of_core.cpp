@@ -15,6 +15,7 @@
 #include "core/worker_pool.hpp"
 #include "sort/algorithm.hpp"
 #include "sort/host_sort.hpp"
+#include "sort/key_bits.hpp"
 
 namespace vkc::sorting {
 namespace {
@@ -22,29 +23,6 @@ namespace {
 constexpr unsigned kDigitBits = 16;
 constexpr std::size_t kBuckets = std::size_t{1} << kDigitBits;
 constexpr std::uint64_t kBlockElements = std::uint64_t{1} << 16;  // what a thread reads at a time
-
-bool is_float(KeyType type) { return type == KeyType::f32 || type == KeyType::f64; }
-bool is_signed(KeyType type) { return type == KeyType::i32 || type == KeyType::i64; }
-
-// A key's place in the order contract (sort.hpp) as an unsigned integer: the sort gives keys in
-// the unsigned order of these bits, both orders, floats and NaNs included.
-template <class Bits>
-struct Ordering {
-  static constexpr Bits kSign = Bits{1} << (sizeof(Bits) * 8 - 1);
-  static constexpr Bits kInfinity = sizeof(Bits) == 4 ? Bits(0x7F800000u) : Bits(0x7FF0000000000000ull);
-  bool floats = false, signed_integers = false, descending = false;
-
-  Bits operator()(Bits key) const {
-    if (floats) {
-      const Bits magnitude = key & ~kSign;
-      if (magnitude > kInfinity) return magnitude | kSign;  // NaN: sign cleared, last in both orders
-      key = (key & kSign) ? ~key : key | kSign;
-    } else if (signed_integers) {
-      key ^= kSign;
-    }
-    return descending ? ~key : key;
-  }
-};
 
 // One level of the partition: a bucket per value of the key's bits [shift, shift + 16). Each
 // bucket is a group of the partition, or is split by a node of the next 16 bits.
@@ -74,6 +52,15 @@ SortDesc with_algorithm_chosen(Context& ctx, SortDesc desc) {
   return desc;
 }
 
+// A key's place in the sort's order as an unsigned integer: the sort gives keys in the unsigned
+// order of these bits.
+template <class Bits>
+struct Ordering {
+  KeyBits<Bits> bits;
+  bool descending = false;
+  Bits operator()(Bits key) const { return bits.rank(bits.canonical(key), descending); }
+};
+
 class Partition {
  public:
   Partition(Context& ctx, const SortDesc& desc, const HostArray& keys, const HostArray* values, bool index_values,
@@ -90,18 +77,13 @@ class Partition {
         value_bytes_(value_bytes(desc.value_type)) {}
 
   void run() {
-    if (key_bytes_ == 4) {
-      run_with<std::uint32_t>();
-    } else {
-      run_with<std::uint64_t>();
-    }
+    with_key_bits(desc_.key_type, [&](auto bits) { run_with(bits); });
   }
 
  private:
   template <class Bits>
-  void run_with() {
-    const Ordering<Bits> order{is_float(desc_.key_type), is_signed(desc_.key_type),
-                               desc_.options.order == SortOrder::descending};
+  void run_with(KeyBits<Bits> bits) {
+    const Ordering<Bits> order{bits, desc_.options.order == SortOrder::descending};
     const std::uint64_t n = desc_.max_count;
     report_progress(desc_, 0, 3 * n);
     nodes_.push_back(Node{.shift = sizeof(Bits) * 8 - kDigitBits});

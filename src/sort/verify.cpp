@@ -10,6 +10,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "sort/key_bits.hpp"
+
 namespace vkc::sorting {
 namespace {
 
@@ -44,51 +46,6 @@ std::optional<std::uint64_t> first_position(std::uint64_t count, const VerifyPar
     if (f) return f;  // chunks are in index order
   }
   return std::nullopt;
-}
-
-// ---- Keys as bits -------------------------------------------------------------------------
-
-enum class Kind { unsigned_int, signed_int, floating };
-
-template <class Bits>
-struct KeyBits {
-  static constexpr Bits kSign = Bits{1} << (sizeof(Bits) * 8 - 1);
-  // The exponent all ones: infinities and NaNs.
-  static constexpr Bits kExponent = sizeof(Bits) == 4 ? Bits(0x7F800000u) : Bits(0x7FF0000000000000ull);
-
-  Kind kind;
-
-  static Bits load(const void* keys, std::uint64_t i) {
-    Bits bits;
-    std::memcpy(&bits, static_cast<const std::byte*>(keys) + i * sizeof(Bits), sizeof(Bits));
-    return bits;
-  }
-  bool is_nan(Bits bits) const { return kind == Kind::floating && (bits & ~kSign) > kExponent; }
-  // The key as the sort returns it: a NaN without its sign bit.
-  Bits canonical(Bits bits) const { return is_nan(bits) ? bits & ~kSign : bits; }
-  // An unsigned number that orders canonical keys as the contract does. Floats map to the usual
-  // total order (negatives reversed below positives), which puts -0 before +0 and positive NaNs
-  // above +inf by their bits; descending reverses the numbers, whose images fill the same range
-  // [image of -inf, image of +inf] either way, so the NaNs stay above them, in the same order.
-  Bits rank(Bits bits, bool descending) const {
-    if (kind == Kind::unsigned_int) return descending ? ~bits : bits;
-    if (kind == Kind::signed_int) return descending ? ~(bits ^ kSign) : bits ^ kSign;
-    const Bits ordered = (bits & kSign) ? ~bits : bits | kSign;
-    return descending && !is_nan(bits) ? ~ordered : ordered;
-  }
-};
-
-template <class F>
-auto with_key_bits(KeyType type, F&& f) {
-  switch (type) {
-    case KeyType::u32: return f(KeyBits<std::uint32_t>{Kind::unsigned_int});
-    case KeyType::i32: return f(KeyBits<std::uint32_t>{Kind::signed_int});
-    case KeyType::f32: return f(KeyBits<std::uint32_t>{Kind::floating});
-    case KeyType::u64: return f(KeyBits<std::uint64_t>{Kind::unsigned_int});
-    case KeyType::i64: return f(KeyBits<std::uint64_t>{Kind::signed_int});
-    case KeyType::f64: return f(KeyBits<std::uint64_t>{Kind::floating});
-  }
-  throw Error("unknown key type");
 }
 
 std::uint64_t load_index(const void* indices, std::size_t index_bytes, std::uint64_t i) {
