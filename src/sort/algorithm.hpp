@@ -113,9 +113,10 @@ std::uint64_t temporary_bytes(const DeviceInfo& device, const SortDesc& desc, co
 /// `options` with `automatic` resolved to a stable algorithm: what argsort sorts with.
 SortOptions options_for_argsort(SortOptions options);
 
-/// Records values[i] = i for i < n (uint32 or, for ValueType::u64, uint64): the initial values
-/// of an argsort.
-void record_iota(Context& ctx, Recorder& r, VkBuffer values, ValueType type, std::uint64_t n);
+/// Records values[i] = first + i for i < n (uint32 or, for ValueType::u64, uint64): the initial
+/// values of an argsort, or of one run of a larger argsort. A uint32 first + n must fit 32 bits.
+void record_iota(Context& ctx, Recorder& r, VkBuffer values, ValueType type, std::uint64_t n,
+                 std::uint64_t first = 0);
 
 /// Whether this build has an implementation of `algorithm` (`automatic` always).
 bool available(SortAlgorithm algorithm);

@@ -69,7 +69,7 @@ class ImportedArrays {
 // The keys and values go up and down in the Context's reusable buffers: imported arrays in one
 // submission (copies, sort, copies), staged ones through the transfer engine.
 void sort_in_core(Context& ctx, const SortDesc& desc, const HostArray& keys, const HostArray* values,
-                  bool index_values) {
+                  bool index_values, std::uint64_t index_base) {
   detail::ContextState& s = ctx.state();
   const std::uint64_t n = desc.max_count;
   const PlannedSort planned = plan_sort(ctx.info(), desc);
@@ -82,7 +82,7 @@ void sort_in_core(Context& ctx, const SortDesc& desc, const HostArray& keys, con
   const HostArray* arrays[] = {&keys, values};
   detail::TransferEngine& engine = s.transfers();
   const auto sort = [&](Recorder& r) {
-    if (index_values) record_iota(ctx, r, buffers[1], desc.value_type, n);
+    if (index_values) record_iota(ctx, r, buffers[1], desc.value_type, n, index_base);
     record_planned(ctx, r, planned, sort_buffers);
   };
 

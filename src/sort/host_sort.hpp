@@ -26,13 +26,14 @@ std::uint64_t in_core_capacity(Context& ctx, const SortDesc& desc);
 
 /// Sorts desc.max_count (<= in_core_capacity) elements on the device in one go: uploads keys
 /// (and values, or numbers them on the device when `index_values`: argsort), sorts, hands back
-/// what is wanted.
+/// what is wanted. The indices of `index_values` start at `index_base`.
 void sort_in_core(Context& ctx, const SortDesc& desc, const HostArray& keys, const HostArray* values,
-                  bool index_values);
+                  bool index_values, std::uint64_t index_base = 0);
 
-/// Sorts more elements than the device takes at once: partitions them on the host by their
-/// leading key bits into ranges of at most `capacity` elements, in order and stably, then sorts
-/// each range in core. With `index_values`, the values are the keys' indices (argsort).
+/// Sorts more elements than sort_in_core takes (`capacity`, in_core_capacity): sorts runs of the
+/// array, then cuts their merged order into parts that are gathered and sorted again, stably
+/// where the algorithm is. The runs stay on the device where they all fit its memory limit, else
+/// they wait in host memory. With `index_values`, the values are the keys' indices (argsort).
 void sort_out_of_core(Context& ctx, const SortDesc& desc, const HostArray& keys, const HostArray* values,
                       bool index_values, std::uint64_t capacity);
 

@@ -68,13 +68,14 @@ SortOptions options_for_argsort(SortOptions options) {
   return options;
 }
 
-void record_iota(Context& ctx, Recorder& r, VkBuffer values, ValueType type, std::uint64_t n) {
+void record_iota(Context& ctx, Recorder& r, VkBuffer values, ValueType type, std::uint64_t n, std::uint64_t first) {
   const std::uint32_t wg = streaming_workgroup_size(ctx.info());
   const std::uint32_t words = static_cast<std::uint32_t>(value_bytes(type) / 4);
   const Pipeline& p =
-      pipeline(ctx, {.shader = shaders::sort_iota, .specialization = {wg, words}, .bindings = 1, .push_bytes = 4});
-  const std::uint32_t count = static_cast<std::uint32_t>(n);
-  r.dispatch(p, {{values, Access::write}}, count, groups_for(n, wg));
+      pipeline(ctx, {.shader = shaders::sort_iota, .specialization = {wg, words}, .bindings = 1, .push_bytes = 12});
+  const std::uint32_t push[] = {static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(first),
+                                static_cast<std::uint32_t>(first >> 32)};
+  r.dispatch(p, {{values, Access::write}}, push, groups_for(n, wg));
 }
 
 void record(Context& ctx, Recorder& r, const SortDesc& desc, std::uint64_t count, const SortBuffers& buffers,
