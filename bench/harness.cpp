@@ -12,10 +12,7 @@
 
 #include "core/recorder.hpp"
 #include "io/atomic_file.hpp"
-
-#ifndef VKC_GIT_COMMIT
-#define VKC_GIT_COMMIT "unknown"
-#endif
+#include "vkc_commit.hpp"
 
 namespace vkc::bench {
 
