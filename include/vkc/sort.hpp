@@ -31,11 +31,12 @@
 // The convenient API sorts any count that fits in host memory (64-bit counts). Where the
 // arrays fit the device at once (every buffer within maxStorageBufferRange, 4 GiB on NVIDIA and
 // 128 MiB on lavapipe; all of them within ContextOptions::device_memory_limit; at most 2^32 - 1
-// elements), they are sorted there in one go. Larger ones are partitioned on the host by their
-// leading key bits into ranges that fit, in order and stably, and each range is sorted on the
-// device with the algorithm `automatic` picks for the whole array: the result is the same,
-// stability included, and the call holds one more host copy of the arrays meanwhile. `radix` needs about (key bytes + value bytes + 1) bytes of temporary
-// device storage per element. The low-level API records sorts of up to 2^32 - 1 elements (the
+// elements), they are sorted there in one go. Larger ones are sorted in runs that fit, with the
+// algorithm `automatic` picks for the whole array, and merged: parts of the runs' merged order
+// that fit are gathered and sorted again, so the result is the same, stability included. The
+// runs stay on the device where they all fit within the device memory limit; else the call holds
+// a host copy of the arrays meanwhile. `radix` needs about (key bytes + value bytes + 1) bytes of
+// temporary device storage per element. The low-level API records sorts of up to 2^32 - 1 elements (the
 // GPU-side count is a uint32) within one buffer each. No algorithm pads to a power of two.
 #pragma once
 
@@ -74,8 +75,8 @@ enum class KeyType { u32, i32, f32, u64, i64, f64 };
 enum class ValueType { none, u32, u64 };
 
 /// How far a host sort has come: `done` of `total` units of work. A sort that the device takes
-/// at once counts its elements once; a larger one counts each element three times (read for the
-/// partition's histogram, placed in its part, sorted with its part).
+/// at once counts its elements once; a larger one counts each element twice (sorted in its run,
+/// sorted in its part).
 struct SortProgress {
   std::uint64_t done = 0;
   std::uint64_t total = 0;

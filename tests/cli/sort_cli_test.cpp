@@ -211,8 +211,8 @@ TEST_F(CliSort, FileToFileArgsortIsTheLibrarysPermutationWidened) {
 }
 
 TEST_F(CliSort, FilesPastTheDeviceMemoryLimitSortAsTheyWouldInMemory) {
-  // 1.2 MB of keys under a 256 KiB device limit: partitioned on the host, each part sorted on
-  // the device; the reference is the library's in-memory sort on an unlimited context.
+  // 1.2 MB of keys under a 256 KiB device limit: sorted in runs kept in host memory and merged
+  // on the device; the reference is the library's in-memory sort on an unlimited context.
   const std::string limited = "VKC_DEVICE_MEMORY_LIMIT=256K ";
   auto keys = random<std::uint32_t>(300007);
   write_npy("in.npy", io::DType::u32, keys);
