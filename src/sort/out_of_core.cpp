@@ -13,11 +13,11 @@
 #include <thread>
 #include <vector>
 
-#include "core/check.hpp"
 #include "core/loader.hpp"
 #include "core/kernels.hpp"
 #include "core/pipeline.hpp"
 #include "core/state.hpp"
+#include "core/submissions.hpp"
 #include "core/transfer.hpp"
 #include "core/worker_pool.hpp"
 #include "sort/algorithm.hpp"
@@ -120,52 +120,6 @@ const void* offset_by(const void* memory, std::uint64_t bytes) {
 
 void* offset_by(void* memory, std::uint64_t bytes) { return memory ? static_cast<std::byte*>(memory) + bytes : nullptr; }
 
-// Command buffers of the compute queue that the sort submits without waiting, each used once.
-// The GPU has finished with them, and with every buffer the sort made before them, when this goes.
-class Submissions {
- public:
-  explicit Submissions(detail::ContextState& s) : s_(s) {
-    VkCommandPoolCreateInfo info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-    info.queueFamilyIndex = s.queue_family;
-    check(vkCreateCommandPool(s.device, &info, nullptr, &pool_), "vkCreateCommandPool", s.info.name);
-  }
-  ~Submissions() {
-    s_.compute->wait(s_.compute->last());
-    s_.transfer_queue().wait(s_.transfer_queue().last());
-    vkDestroyCommandPool(s_.device, pool_, nullptr);
-  }
-  Submissions(const Submissions&) = delete;
-  Submissions& operator=(const Submissions&) = delete;
-
-  // Records commands behind a barrier from everything submitted before (the runs share buffers
-  // with the commands before them) and submits them once `after` is reached.
-  template <class F>
-  detail::TimelinePoint submit(detail::TimelinePoint after, F&& record) {
-    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    alloc.commandPool = pool_;
-    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    alloc.commandBufferCount = 1;
-    VkCommandBuffer commands = VK_NULL_HANDLE;
-    check(vkAllocateCommandBuffers(s_.device, &alloc, &commands), "vkAllocateCommandBuffers", s_.info.name);
-    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    check(vkBeginCommandBuffer(commands, &begin), "vkBeginCommandBuffer", s_.info.name);
-    {
-      Recorder r(s_, commands);
-      r.barrier_all();
-      record(r);
-      r.finish_for_host();
-    }
-    check(vkEndCommandBuffer(commands), "vkEndCommandBuffer", s_.info.name);
-    return s_.compute->submit(commands, after);
-  }
-
- private:
-  detail::ContextState& s_;
-  VkCommandPool pool_ = VK_NULL_HANDLE;
-};
-
 class LargeSort {
  public:
   LargeSort(Context& ctx, const SortDesc& desc, const HostArray& keys, const HostArray* values, bool index_values)
@@ -250,7 +204,7 @@ class LargeSort {
   template <class Bits>
   void on_device(KeyBits<Bits> bits, const std::vector<Span>& runs, DeviceArrays& arrays,
                  std::uint64_t part_capacity) {
-    Submissions submissions(ctx_.state());
+    detail::Submissions submissions(ctx_.state());
     progress(0);
     sort_runs_on_device(runs, arrays, submissions);
     const Ordering<Bits> order{bits, desc_.options.order == SortOrder::descending};
@@ -285,7 +239,7 @@ class LargeSort {
   }
 
   // Each run goes up while the one before it sorts.
-  void sort_runs_on_device(const std::vector<Span>& runs, DeviceArrays& a, Submissions& submissions) {
+  void sort_runs_on_device(const std::vector<Span>& runs, DeviceArrays& a, detail::Submissions& submissions) {
     detail::TransferEngine& engine = ctx_.state().transfers();
     for (std::size_t i = 0; i < runs.size(); ++i) {
       const Span run = runs[i];
@@ -306,7 +260,7 @@ class LargeSort {
 
   template <class Bits>
   std::vector<RunSample> sample_device_runs(const std::vector<Span>& runs, const DeviceArrays& a,
-                                            Submissions& submissions, std::uint64_t capacity,
+                                            detail::Submissions& submissions, std::uint64_t capacity,
                                             const Ordering<Bits>& order) {
     const std::uint64_t stride = sample_stride(capacity, runs.size());
     std::vector<RunSample> samples(runs.size());
@@ -339,7 +293,7 @@ class LargeSort {
 
   // positions[run][boundary], searched on the device.
   std::vector<std::vector<std::uint64_t>> search_device_runs(const std::vector<Span>& runs, const DeviceArrays& a,
-                                                             Submissions& submissions,
+                                                             detail::Submissions& submissions,
                                                              const std::vector<PartCut>& cuts) {
     const std::vector<Boundary> boundaries = boundaries_of(cuts);
     std::vector<std::uint32_t> queries;
@@ -383,7 +337,7 @@ class LargeSort {
 
   // Each part is gathered from the runs and sorted (where not already in order) while the one
   // before it goes down.
-  void write_parts_from_device(const std::vector<Part>& parts, const DeviceArrays& a, Submissions& submissions) {
+  void write_parts_from_device(const std::vector<Part>& parts, const DeviceArrays& a, detail::Submissions& submissions) {
     detail::ContextState& s = ctx_.state();
     std::vector<detail::DownloadPart> pending;
     detail::TimelinePoint pending_ready;
