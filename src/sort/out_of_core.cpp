@@ -411,6 +411,8 @@ class LargeSort {
 
   // ---- Runs in host memory ----
 
+  using Pieces = std::vector<std::pair<const std::byte*, std::uint64_t>>;  // (memory, bytes) in order
+
   template <class Bits>
   void through_host(KeyBits<Bits> bits, std::uint64_t capacity) {
     const std::vector<Span> runs = cut_runs(count(), capacity);
@@ -422,6 +424,16 @@ class LargeSort {
       progress(run.first + run.count);
     }
     const Ordering<Bits> order{bits, desc_.options.order == SortOrder::descending};
+    const std::vector<PartCut> cuts = cut_parts(sample_host_runs(runs, capacity, order), capacity);
+    for (const Part& part : locate_parts(cuts, search_host_runs(runs, cuts, order))) {
+      write_part_from_host(part, runs);
+      progress(count() + part.output.first + part.output.count);
+    }
+  }
+
+  template <class Bits>
+  std::vector<RunSample> sample_host_runs(const std::vector<Span>& runs, std::uint64_t capacity,
+                                          const Ordering<Bits>& order) const {
     const auto* keys = reinterpret_cast<const Bits*>(scratch_keys_.get());
     const std::uint64_t stride = sample_stride(capacity, runs.size());
     std::vector<RunSample> samples;
@@ -429,19 +441,23 @@ class LargeSort {
       RunSample& sample = samples.emplace_back(RunSample{run.count, stride, {}});
       for (std::uint64_t p = 0; p < run.count; p += stride) sample.keys.push_back(order(keys[run.first + p]));
     }
-    const std::vector<PartCut> cuts = cut_parts(samples, capacity);
-    const std::vector<Boundary> boundaries = boundaries_of(cuts);
+    return samples;
+  }
+
+  // positions[run][boundary], searched in the host copy.
+  template <class Bits>
+  std::vector<std::vector<std::uint64_t>> search_host_runs(const std::vector<Span>& runs,
+                                                           const std::vector<PartCut>& cuts,
+                                                           const Ordering<Bits>& order) const {
+    const auto* keys = reinterpret_cast<const Bits*>(scratch_keys_.get());
     std::vector<std::vector<std::uint64_t>> positions;
     for (const Span& run : runs) {
       auto& found = positions.emplace_back();
-      for (const Boundary& b : boundaries) {
+      for (const Boundary& b : boundaries_of(cuts)) {
         found.push_back(position_in_run(b, run.count, [&](std::uint64_t i) { return order(keys[run.first + i]); }));
       }
     }
-    for (const Part& part : locate_parts(cuts, positions)) {
-      write_part_from_host(part, runs);
-      progress(count() + part.output.first + part.output.count);
-    }
+    return positions;
   }
 
   void sort_run_into_scratch(const Span& run) {
@@ -460,7 +476,7 @@ class LargeSort {
 
   void write_part_from_host(const Part& part, const std::vector<Span>& runs) {
     const auto pieces = [&](const std::byte* scratch, std::size_t bytes) {
-      std::vector<std::pair<const std::byte*, std::uint64_t>> out;  // (memory, bytes) in order
+      Pieces out;
       for (std::size_t i = 0; i < runs.size(); ++i) {
         if (part.pieces[i].count) {
           out.emplace_back(scratch + (runs[i].first + part.pieces[i].first) * bytes, part.pieces[i].count * bytes);
@@ -490,7 +506,7 @@ class LargeSort {
   }
 
   // Reads the concatenation of `pieces`.
-  static HostRead gather_read(std::vector<std::pair<const std::byte*, std::uint64_t>> pieces) {
+  static HostRead gather_read(Pieces pieces) {
     return [pieces = std::move(pieces)](std::uint64_t offset, void* dst, std::uint64_t bytes) {
       auto* to = static_cast<std::byte*>(dst);
       for (const auto& [memory, size] : pieces) {
@@ -509,7 +525,7 @@ class LargeSort {
   }
 
   // Writes the concatenation of `pieces` at `at`, slices of it on every core.
-  void copy_out(const std::vector<std::pair<const std::byte*, std::uint64_t>>& pieces, const HostWrite& write,
+  void copy_out(const Pieces& pieces, const HostWrite& write,
                 std::uint64_t at) {
     std::vector<std::pair<const std::byte*, std::uint64_t>> slices;  // (memory, output offset)
     std::vector<std::uint64_t> sizes;
