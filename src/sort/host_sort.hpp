@@ -1,5 +1,5 @@
 // Sorting arrays that live on the host: in one go on the device where they fit (host_sort.cpp),
-// else partitioned on the host into ranges that do (out_of_core.cpp).
+// else in runs that it takes, merged by parts (out_of_core.cpp).
 #pragma once
 
 #include <cstdint>

@@ -45,10 +45,10 @@ class OutOfCoreTest : public GpuTest, public ::testing::WithParamInterface<Runs>
     options.host_transfer = {.threads = 3, .chunk_bytes = 64 << 10};
     contexts_.push_back(std::make_unique<Context>(options));
     Context& ctx = *contexts_.back();
-    partitioned_.push_back({desc, bytes, options.device_memory_limit});
+    last_ = {desc, bytes, options.device_memory_limit};
     return ctx;
   }
-  template <class K, class V = void>
+  template <class K>
   Context& context_for(std::uint64_t n, ValueType values = ValueType::none) {
     return context_for({key_type_of<K>(), values, 0, {}}, n);
   }
@@ -57,7 +57,7 @@ class OutOfCoreTest : public GpuTest, public ::testing::WithParamInterface<Runs>
   // limit, and kept its runs where the parameter says: on the device, every byte crossed the
   // bus once each way (and a little for the samples), not twice.
   void expect_partitioned() {
-    const auto& [desc, bytes, limit] = partitioned_.back();
+    const auto& [desc, bytes, limit] = last_;
     Context& ctx = *contexts_.back();
     if (desc.max_count > 0) {
       EXPECT_LT(sorting::in_core_capacity(ctx, desc), desc.max_count) << "the arrays fit the device: nothing was partitioned";
@@ -95,7 +95,11 @@ class OutOfCoreTest : public GpuTest, public ::testing::WithParamInterface<Runs>
   }
 
   std::vector<std::unique_ptr<Context>> contexts_;
-  std::vector<std::tuple<SortDesc, std::uint64_t, std::uint64_t>> partitioned_;
+  // The last context_for's sort: its description, its arrays' bytes and its context's limit.
+  struct {
+    SortDesc desc;
+    std::uint64_t bytes = 0, limit = 0;
+  } last_;
 };
 
 INSTANTIATE_TEST_SUITE_P(Runs, OutOfCoreTest, ::testing::Values(Runs::in_host_memory, Runs::on_device),

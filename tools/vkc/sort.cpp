@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <chrono>
-
 #include <cstdio>
 #include <filesystem>
 #include <functional>
