@@ -4,7 +4,10 @@
 // writes the cache file when it changed). Checks both sorts against std::sort. Prints CSV
 // (phase,ms,pipelines). Run it twice on one cache directory for a cold and a warm file;
 // bench/cli_startup.sh times the whole `vkc sort` process.
-//   probe-startup [n=1000] [algorithm=auto|radix|bitonic] [cache_dir|off (default: the user's)]
+//   probe-startup [n=1000] [algorithm=auto|radix|bitonic] [cache_dir|off (default: the user's)] [driver|exit]
+// `driver` first times the bare driver calls a Context makes (instance, device list, a device with
+// one queue, their destruction); `exit` ends the process after the second sort without destroying
+// the Context, so that timing the whole process shows what the teardown costs at exit.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,8 +15,11 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
+#include "core/check.hpp"
+#include "core/loader.hpp"
 #include "core/state.hpp"
 #include "vkc/sort.hpp"
 
@@ -32,6 +38,49 @@ void sort_checked(Context& ctx, std::vector<std::uint32_t> keys, const std::vect
   if (keys != expected) throw Error("probe-startup: the sort's output differs from std::sort's");
 }
 
+// The driver's own share of creating and destroying a Context, without vkc around it.
+void time_driver_calls() {
+  auto start = std::chrono::steady_clock::now();
+  vk::load_loader();
+  const double loader = ms_since(start);
+  start = std::chrono::steady_clock::now();
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.apiVersion = VK_API_VERSION_1_3;
+  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  info.pApplicationInfo = &app;
+  VkInstance instance = VK_NULL_HANDLE;
+  vkc::check(vk::vkCreateInstance(&info, nullptr, &instance), "vkCreateInstance");
+  vk::load_instance(instance);
+  const double create_instance = ms_since(start);
+  start = std::chrono::steady_clock::now();
+  std::uint32_t count = 1;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  const VkResult listed = vk::vkEnumeratePhysicalDevices(instance, &count, &physical);
+  if (listed != VK_SUCCESS && listed != VK_INCOMPLETE) vkc::check(listed, "vkEnumeratePhysicalDevices");
+  const double enumerate = ms_since(start);
+  start = std::chrono::steady_clock::now();
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue.queueCount = 1;
+  queue.pQueuePriorities = &priority;
+  VkDeviceCreateInfo create{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  create.queueCreateInfoCount = 1;
+  create.pQueueCreateInfos = &queue;
+  VkDevice device = VK_NULL_HANDLE;
+  vkc::check(vk::vkCreateDevice(physical, &create, nullptr, &device), "vkCreateDevice");
+  const double create_device = ms_since(start);
+  start = std::chrono::steady_clock::now();
+  vk::vkDestroyDevice(device, nullptr);
+  const double destroy_device = ms_since(start);
+  start = std::chrono::steady_clock::now();
+  vk::vkDestroyInstance(instance, nullptr);
+  const double destroy_instance = ms_since(start);
+  std::printf("driver_phase,ms\n");
+  std::printf("load_loader,%.2f\ncreate_instance,%.2f\nenumerate_devices,%.2f\ncreate_device,%.2f\n", loader,
+              create_instance, enumerate, create_device);
+  std::printf("destroy_device,%.2f\ndestroy_instance,%.2f\n", destroy_device, destroy_instance);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -41,6 +90,8 @@ int main(int argc, char** argv) {
     const SortAlgorithm algorithm = algo == "radix"     ? SortAlgorithm::radix
                                     : algo == "bitonic" ? SortAlgorithm::bitonic
                                                         : SortAlgorithm::automatic;
+    const std::string mode = argc > 4 ? argv[4] : "";
+    if (mode == "driver") time_driver_calls();
     std::vector<std::uint32_t> keys(n);
     std::mt19937_64 rng(1);
     for (auto& k : keys) k = static_cast<std::uint32_t>(rng());
@@ -59,6 +110,11 @@ int main(int argc, char** argv) {
     sort_checked(*ctx, keys, expected, algorithm);
     const double second = ms_since(start);
     const std::string device = ctx->info().name;
+    if (mode == "exit") {
+      std::printf("first_sort,%.2f\nsecond_sort,%.2f\n", first, second);
+      std::fflush(stdout);
+      _exit(0);
+    }
     start = std::chrono::steady_clock::now();
     ctx.reset();
     const double destroy = ms_since(start);
