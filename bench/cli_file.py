@@ -6,9 +6,9 @@ For each size: an .npy file of uniform random keys, then RUNS runs of each tool,
 memory of each process. Linux carries a forking parent's peak over into its child's ru_maxrss,
 so each run is started by a small launcher process that has not imported NumPy (about 10 MiB,
 the floor of the figure). Every output is checked equal to np.sort of the input.
-vkc syncs its output to the disk before renaming it over the target; NumPy does not, so NumPy runs
-twice: as users call it, and followed by os.fsync of its output ("numpy_synced"), the same
-durability as vkc's.
+vkc syncs its output to the disk before renaming it over the target; NumPy does not. So each runs
+both ways: vkc as it is and with --no-sync ("vkc_no_sync"), NumPy as users call it and followed
+by os.fsync of its output ("numpy_synced"); compare like with like.
 The page cache holds the input, as it does for a file just written or read; outputs are written
 to the same directory. Prints CSV on stdout:
 tool,key_type,n,file_mib,runs,median_s,min_s,peak_rss_mib,verified
@@ -72,9 +72,11 @@ def main():
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=args.dir) as work:
         source = os.path.join(work, "in.npy")
-        outputs = {tool: os.path.join(work, tool + ".npy") for tool in ("vkc", "numpy", "numpy_synced")}
+        outputs = {tool: os.path.join(work, tool + ".npy") for tool in ("vkc", "vkc_no_sync", "numpy", "numpy_synced")}
         np.save(source, make_keys(args.type, args.n))
         commands = {"vkc": [args.vkc, "--quiet", "sort", source, "-o", outputs["vkc"], "--force"],
+                    "vkc_no_sync": [args.vkc, "--quiet", "sort", "--no-sync", source, "-o", outputs["vkc_no_sync"],
+                                    "--force"],
                     "numpy": [sys.executable, "-c", NUMPY_SORT, source, outputs["numpy"]],
                     "numpy_synced": [sys.executable, "-c", NUMPY_SORT_SYNCED, source, outputs["numpy_synced"]]}
         samples = {tool: [] for tool in commands}

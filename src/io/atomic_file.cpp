@@ -150,7 +150,8 @@ void sync_directory(const fs::path& dir) {
 
 }  // namespace
 
-AtomicFile::AtomicFile(fs::path target) : target_(std::move(target)), open_(true) {
+AtomicFile::AtomicFile(fs::path target, Durability durability)
+    : target_(std::move(target)), durability_(durability), open_(true) {
   if (target_.empty()) throw FormatError("an empty output path");
   const Resolved r = resolve(target_);
   if (r.descriptor >= 0) {
@@ -179,6 +180,7 @@ AtomicFile::AtomicFile(AtomicFile&& other) noexcept
       final_(std::move(other.final_)),
       special_(std::move(other.special_)),
       fd_(std::exchange(other.fd_, -1)),
+      durability_(other.durability_),
       direct_(other.direct_),
       open_(std::exchange(other.open_, false)) {}
 
@@ -190,6 +192,7 @@ AtomicFile& AtomicFile::operator=(AtomicFile&& other) noexcept {
     final_ = std::move(other.final_);
     special_ = std::move(other.special_);
     fd_ = std::exchange(other.fd_, -1);
+    durability_ = other.durability_;
     direct_ = other.direct_;
     open_ = std::exchange(other.open_, false);
   }
@@ -231,7 +234,9 @@ void AtomicFile::write_at(std::uint64_t offset, std::span<const std::byte> bytes
   }
   // Start this range's way to the disk now, while other ranges are still being written, so that
   // commit()'s fsync waits for less. Best effort: fsync reports any write error.
-  ::sync_file_range(fd_, static_cast<off_t>(first), static_cast<off_t>(length), SYNC_FILE_RANGE_WRITE);
+  if (durability_ == Durability::synced) {
+    ::sync_file_range(fd_, static_cast<off_t>(first), static_cast<off_t>(length), SYNC_FILE_RANGE_WRITE);
+  }
 }
 
 void AtomicFile::commit() {
@@ -243,7 +248,8 @@ void AtomicFile::commit() {
     return;
   }
   // Data must reach the disk before the rename does, or a crash could leave an empty target.
-  if (::fsync(fd_) != 0) fail(target_, "cannot sync '" + temp_.string() + "'", errno);
+  const bool synced = durability_ == Durability::synced;
+  if (synced && ::fsync(fd_) != 0) fail(target_, "cannot sync '" + temp_.string() + "'", errno);
   // Some file systems (NFS) report deferred write errors only at close.
   if (::close(std::exchange(fd_, -1)) != 0) fail(target_, "cannot close '" + temp_.string() + "'", errno);
   if (::rename(temp_.c_str(), final_.c_str()) != 0) {
@@ -251,7 +257,7 @@ void AtomicFile::commit() {
   }
   forget_temp(temp_);
   temp_.clear();
-  sync_directory(directory_of(final_));
+  if (synced) sync_directory(directory_of(final_));
 }
 
 void AtomicFile::discard() noexcept {

@@ -15,7 +15,10 @@ namespace vkc::io {
 ///   (a unique hidden name, ".<target name>.tmp-<random>"), and only commit() makes it the
 ///   target: it fsyncs the data, renames the temporary over the target and fsyncs the
 ///   directory. Until then the target is untouched, so a crash or an exception never leaves a
-///   half-written output. Destroying an uncommitted AtomicFile removes the temporary file;
+///   half-written output. Destroying an uncommitted AtomicFile removes the temporary file.
+///   Durability::unsynced skips the fsyncs: every reader still sees the old target or the
+///   whole new one, but after a power loss or an operating-system crash the target may be
+///   empty or old (as with most tools that write files: cp, sort, NumPy's save);
 /// - a symbolic link is followed: the file it names is what gets written or replaced (the link
 ///   stays a link);
 /// - a character or block device, a FIFO or a socket is opened and written directly, at the
@@ -28,9 +31,12 @@ namespace vkc::io {
 /// commit() throws std::logic_error. Move-only; not thread-safe.
 class AtomicFile {
  public:
+  /// Whether commit() waits for the disk (see above).
+  enum class Durability { synced, unsynced };
+
   /// Creates the temporary file (or checks that a special file is writable). Throws
   /// FormatError when the directory is missing or not writable, or the target is a directory.
-  explicit AtomicFile(std::filesystem::path target);
+  explicit AtomicFile(std::filesystem::path target, Durability durability = Durability::synced);
   ~AtomicFile();
 
   AtomicFile(AtomicFile&& other) noexcept;
@@ -44,8 +50,8 @@ class AtomicFile {
   /// Whether write_at works: the output is a temporary file (not a device, FIFO, socket or
   /// standard output, which take their bytes in order through write()).
   bool seekable() const { return open_ && !direct_; }
-  /// Writes bytes at `offset` of the temporary file (pwrite) and starts their write-back to the
-  /// disk: several threads may write disjoint ranges at once. Mixing write() and write_at() is
+  /// Writes bytes at `offset` of the temporary file (pwrite) and, when synced, starts their
+  /// write-back to the disk: several threads may write disjoint ranges at once. Mixing write() and write_at() is
   /// the caller's to order.
   void write_at(std::uint64_t offset, std::span<const std::byte> bytes);
 
@@ -66,6 +72,7 @@ class AtomicFile {
   std::filesystem::path final_;   // what the rename replaces: the target with links followed
   std::filesystem::path special_; // a device, FIFO or socket to open directly
   int fd_ = -1;
+  Durability durability_ = Durability::synced;
   bool direct_ = false;
   bool open_ = false;             // false once committed, discarded or moved from
 };

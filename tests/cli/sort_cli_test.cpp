@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 #include <numeric>
+#include <sstream>
 
 #include "cli/run.hpp"
 #include "io/npy.hpp"
@@ -208,6 +209,44 @@ TEST_F(CliSort, FileToFileArgsortIsTheLibrarysPermutationWidened) {
   ASSERT_EQ(o.status, 0) << o.err;
   const auto perm = vkc::argsort(ctx(), std::span<const float>(keys));
   expect_same_bytes(io::read_npy(path("out.npy")), std::vector<std::uint64_t>(perm.begin(), perm.end()));
+}
+
+// The lines of the sync log (sync_log.cpp) that name a file in `dir`.
+std::vector<std::string> syncs_in(const std::string& log, const std::filesystem::path& dir) {
+  std::vector<std::string> lines;
+  std::istringstream in(log);
+  for (std::string line; std::getline(in, line);) {
+    if (line.find(" " + dir.string()) != std::string::npos) lines.push_back(line.substr(0, line.find(' ')));
+  }
+  return lines;
+}
+
+TEST_F(CliSort, OutputReachesTheDiskBeforeItsRenameUnlessNoSync) {
+  const auto keys = random<std::uint32_t>(300007);
+  write_npy("in.npy", io::DType::u32, keys);
+  auto sorted = keys;
+  std::sort(sorted.begin(), sorted.end());
+  for (const bool no_sync : {false, true}) {
+    SCOPED_TRACE(no_sync ? "--no-sync" : "default");
+    const std::string preload = "LD_PRELOAD='" VKC_SYNC_LOG_LIBRARY "' VKC_SYNC_LOG='" + path("sync.log") + "' ";
+    const auto o = run_vkc(std::string("sort ") + (no_sync ? "--no-sync " : "") + path("in.npy") + " -o " + path("out.npy"),
+                           dir_, preload);
+    ASSERT_EQ(o.status, 0) << o.err;
+    expect_same_bytes(io::read_npy(path("out.npy")), sorted);
+    const auto syncs = syncs_in(std::filesystem::exists(path("sync.log")) ? slurp(path("sync.log")) : "",
+                                std::filesystem::canonical(dir_));
+    if (no_sync) {
+      EXPECT_THAT(syncs, ::testing::IsEmpty());
+    } else {
+      // The chunks' write-back started as they were written, the file and its directory synced.
+      EXPECT_THAT(syncs, ::testing::Contains("sync_file_range"));
+      EXPECT_EQ(std::count(syncs.begin(), syncs.end(), "fsync"), 2);
+    }
+    std::filesystem::remove(path("sync.log"));
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir_)) names.push_back(entry.path().filename());
+    EXPECT_THAT(names, ::testing::UnorderedElementsAre("in.npy", "out.npy")) << "a temporary file was left";
+  }
 }
 
 TEST_F(CliSort, FilesPastTheDeviceMemoryLimitSortAsTheyWouldInMemory) {

@@ -46,6 +46,17 @@ TEST_F(AtomicFileTest, TargetIsUntouchedUntilCommit) {
   EXPECT_EQ(read_file(path("out.bin")), "new");
 }
 
+TEST_F(AtomicFileTest, UnsyncedFileStillReplacesTheTargetOnlyAtCommit) {
+  write_file(path("out.bin"), "old contents");
+  AtomicFile file(path("out.bin"), AtomicFile::Durability::unsynced);
+  file.write_at(3, to_bytes("lo"));
+  file.write_at(0, to_bytes("hel"));
+  EXPECT_EQ(read_file(path("out.bin")), "old contents");
+  file.commit();
+  EXPECT_EQ(read_file(path("out.bin")), "hello");
+  EXPECT_EQ(entries(), std::vector<std::string>{"out.bin"});
+}
+
 TEST_F(AtomicFileTest, TempFileLivesBesideTargetUntilCommit) {
   AtomicFile file(path("out.bin"));
   EXPECT_EQ(file.temp_path().parent_path(), dir_);
