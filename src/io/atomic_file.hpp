@@ -51,8 +51,8 @@ class AtomicFile {
   /// standard output, which take their bytes in order through write()).
   bool seekable() const { return open_ && !direct_; }
   /// Writes bytes at `offset` of the temporary file (pwrite) and, when synced, starts their
-  /// write-back to the disk: several threads may write disjoint ranges at once. Mixing write() and write_at() is
-  /// the caller's to order.
+  /// write-back to the disk: several threads may write disjoint ranges at once. Mixing write()
+  /// and write_at() is the caller's to order.
   void write_at(std::uint64_t offset, std::span<const std::byte> bytes);
 
   /// Makes everything written so far the target's contents. On failure the temporary file is

@@ -181,8 +181,9 @@ void run_sort(const SortArgs& args, const Common& common) {
     std::fprintf(stderr, "vkc sort: note: %s is not stable, so equal keys' indices may come in any order "
                  "(radix or auto gives the stable permutation)\n", args.algorithm.c_str());
   }
+  using Durability = io::AtomicFile::Durability;
   // Its temporary file exists from now until the result is in place.
-  io::AtomicFile out(args.output, args.no_sync ? io::AtomicFile::Durability::unsynced : io::AtomicFile::Durability::synced);
+  io::AtomicFile out(args.output, args.no_sync ? Durability::unsynced : Durability::synced);
   auto ctx = std::make_unique<Context>(ContextOptions{.device = common.device});
   if (reader->seekable() && out.seekable()) {
     bench::progress("vkc sort: sorting " + args.input.string() + " on " + ctx->info().name);
@@ -207,8 +208,8 @@ void register_sort(CLI::App& app, Common& common) {
   cmd->add_option("--order", args->order, "asc or desc")->check(CLI::IsMember({"asc", "desc"}));
   cmd->add_flag("--argsort", args->argsort, "write the sorting permutation (uint64 .npy) instead of the keys");
   cmd->add_flag("--no-sync", args->no_sync,
-                "do not wait for the output to reach the disk before renaming it into place (faster; after a "
-                "power loss the output may be empty or old)");
+                "do not wait for the output to reach the disk before renaming it into place (after a power "
+                "loss the output may be empty or old)");
   cmd->add_option("--type", args->type, "key type of raw input: u32, i32, f32, u64, i64, f64")
       ->check(CLI::IsMember({"u32", "i32", "f32", "u64", "i64", "f64"}));
   cmd->add_option("INPUT", args->input,
