@@ -202,6 +202,35 @@ TEST_F(CliSort, FileToFileOutputIsTheLibrarysSortForEveryType) {
   expect_cli_equals_library(io::DType::f64, random<double>(n));
 }
 
+TEST_F(CliSort, FileIntoStandardOutputIsTheLibrarysSortWithOrWithoutScratchSpace) {
+  // Standard output takes its bytes in order: the sorted chunks wait in an unnamed scratch file
+  // in $TMPDIR, or, where none can be made there, the keys are sorted in memory.
+  const auto keys = random<double>(300007);
+  write_npy("in.npy", io::DType::f64, keys);
+  auto sorted = keys;
+  vkc::sort(ctx(), std::span(sorted));
+  const auto perm = vkc::argsort64(ctx(), std::span<const double>(keys));
+  std::filesystem::create_directory(path("tmp"));
+  for (const std::string tmpdir : {path("tmp"), path("missing")}) {
+    SCOPED_TRACE("TMPDIR=" + tmpdir);
+    const std::string env = "TMPDIR='" + tmpdir + "' LD_PRELOAD='" VKC_FILE_LOG_LIBRARY "' VKC_FILE_LOG='" +
+                            path("files.log") + "' ";
+    auto o = run_vkc("sort " + path("in.npy") + " -o -", dir_, env);
+    ASSERT_EQ(o.status, 0) << o.err;
+    std::ofstream(path("out.npy"), std::ios::binary) << o.out;
+    expect_same_bytes(io::read_npy(path("out.npy")), sorted, "keys");
+    o = run_vkc("sort --argsort " + path("in.npy") + " -o /dev/stdout", dir_, env);
+    ASSERT_EQ(o.status, 0) << o.err;
+    std::ofstream(path("perm.npy"), std::ios::binary) << o.out;
+    expect_same_bytes(io::read_npy(path("perm.npy")), perm, "argsort");
+    const std::string log = std::filesystem::exists(path("files.log")) ? slurp(path("files.log")) : "";
+    const std::string opened = (tmpdir == path("tmp") ? "tmpfile " : "tmpfile-refused ") + tmpdir + "\n";
+    EXPECT_EQ(log, opened + opened);
+    EXPECT_TRUE(std::filesystem::is_empty(path("tmp"))) << "the scratch file has a name";
+    std::filesystem::remove(path("files.log"));
+  }
+}
+
 TEST_F(CliSort, FileToFileArgsortIsTheLibrarysPermutationWidened) {
   const auto keys = random<float>(300007);
   write_npy("in.npy", io::DType::f32, keys);
@@ -211,8 +240,8 @@ TEST_F(CliSort, FileToFileArgsortIsTheLibrarysPermutationWidened) {
   expect_same_bytes(io::read_npy(path("out.npy")), std::vector<std::uint64_t>(perm.begin(), perm.end()));
 }
 
-// The lines of the sync log (sync_log.cpp) that name a file in `dir`.
-std::vector<std::string> syncs_in(const std::string& log, const std::filesystem::path& dir) {
+// The calls in the file log (file_log.cpp) that name `dir` or a file in it.
+std::vector<std::string> calls_in(const std::string& log, const std::filesystem::path& dir) {
   std::vector<std::string> lines;
   std::istringstream in(log);
   for (std::string line; std::getline(in, line);) {
@@ -228,12 +257,12 @@ TEST_F(CliSort, OutputReachesTheDiskBeforeItsRenameUnlessNoSync) {
   std::sort(sorted.begin(), sorted.end());
   for (const bool no_sync : {false, true}) {
     SCOPED_TRACE(no_sync ? "--no-sync" : "default");
-    const std::string preload = "LD_PRELOAD='" VKC_SYNC_LOG_LIBRARY "' VKC_SYNC_LOG='" + path("sync.log") + "' ";
+    const std::string preload = "LD_PRELOAD='" VKC_FILE_LOG_LIBRARY "' VKC_FILE_LOG='" + path("sync.log") + "' ";
     const auto o = run_vkc(std::string("sort ") + (no_sync ? "--no-sync " : "") + path("in.npy") + " -o " + path("out.npy"),
                            dir_, preload);
     ASSERT_EQ(o.status, 0) << o.err;
     expect_same_bytes(io::read_npy(path("out.npy")), sorted);
-    const auto syncs = syncs_in(std::filesystem::exists(path("sync.log")) ? slurp(path("sync.log")) : "",
+    const auto syncs = calls_in(std::filesystem::exists(path("sync.log")) ? slurp(path("sync.log")) : "",
                                 std::filesystem::canonical(dir_));
     if (no_sync) {
       EXPECT_THAT(syncs, ::testing::IsEmpty());

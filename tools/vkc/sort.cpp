@@ -18,6 +18,7 @@
 #include "harness.hpp"
 #include "io/atomic_file.hpp"
 #include "io/npy.hpp"
+#include "io/scratch_file.hpp"
 #include "vkc/sort.hpp"
 
 namespace vkc::cli {
@@ -90,28 +91,62 @@ void check_count(const SortArgs& args, const Common& common, io::DType type, std
   }
 }
 
-// Sorts a regular input file into the output's temporary file without holding either in memory
-// (beyond the scratch of a sort larger than the device): the transfer threads read the input's
-// chunks with pread and write the sorted chunks, or argsort's uint64 indices, with pwrite.
-void sort_file_to_file(Context& ctx, const SortArgs& args, const io::ArrayReader& reader, io::AtomicFile& out,
-                       const SortOptions& options) {
+// The .npy header the output starts with (none for raw output).
+std::string output_header(const SortArgs& args, const io::ArrayReader& reader) {
+  const std::vector<std::size_t> shape{static_cast<std::size_t>(*reader.count())};
+  if (args.argsort) return io::npy_header(io::DType::u64, shape);
+  return reader.is_npy() ? io::npy_header(reader.dtype(), shape) : std::string();
+}
+
+std::uint64_t payload_bytes(const SortArgs& args, const io::ArrayReader& reader) {
+  return *reader.count() * (args.argsort ? sizeof(std::uint64_t) : io::dtype_size(reader.dtype()));
+}
+
+// Sorts a regular input file without holding it in memory (beyond the scratch of a sort larger
+// than the device): the transfer threads read its chunks with pread and hand the sorted chunks,
+// or argsort's uint64 indices, to `write` at their offsets in the output's payload.
+void sort_from_file(Context& ctx, const SortArgs& args, const io::ArrayReader& reader, const HostWrite& write,
+                    const SortOptions& options) {
   const std::uint64_t n = *reader.count();
-  const std::vector<std::size_t> shape{static_cast<std::size_t>(n)};
-  std::string header;
-  if (args.argsort) {
-    header = io::npy_header(io::DType::u64, shape);
-  } else if (reader.is_npy()) {
-    header = io::npy_header(reader.dtype(), shape);
-  }
-  out.write_at(0, std::as_bytes(std::span(header)));
   const HostRead read = [&](std::uint64_t offset, void* dst, std::uint64_t bytes) { reader.read_at(offset, dst, bytes); };
-  const HostWrite write = [&](std::uint64_t offset, const void* src, std::uint64_t bytes) {
-    out.write_at(header.size() + offset, std::span(static_cast<const std::byte*>(src), bytes));
-  };
   if (args.argsort) {
     argsort64_streamed(ctx, key_type_of(reader.dtype()), read, write, n, options);
   } else {
     sort_streamed(ctx, key_type_of(reader.dtype()), read, write, n, options);
+  }
+}
+
+// Into a regular output: the threads write the sorted chunks into its temporary file with pwrite.
+void sort_file_to_file(Context& ctx, const SortArgs& args, const io::ArrayReader& reader, io::AtomicFile& out,
+                       const SortOptions& options) {
+  const std::string header = output_header(args, reader);
+  out.write_at(0, std::as_bytes(std::span(header)));
+  sort_from_file(ctx, args, reader, [&](std::uint64_t offset, const void* src, std::uint64_t bytes) {
+    out.write_at(header.size() + offset, std::span(static_cast<const std::byte*>(src), bytes));
+  }, options);
+}
+
+// Into an output that takes its bytes in order (a FIFO, a device, standard output): the threads
+// finish their chunks out of order, so the chunks wait in an unnamed scratch file rather than in
+// memory, and then go out in order.
+void sort_file_through_scratch(Context& ctx, const SortArgs& args, const io::ArrayReader& reader,
+                               io::ScratchFile& scratch, io::AtomicFile& out, const SortOptions& options) {
+  sort_from_file(ctx, args, reader, [&](std::uint64_t offset, const void* src, std::uint64_t bytes) {
+    scratch.write_at(offset, std::span(static_cast<const std::byte*>(src), bytes));
+  }, options);
+  const std::string header = output_header(args, reader);
+  out.write(std::as_bytes(std::span(header)));
+  io::copy_in_order(scratch, payload_bytes(args, reader), out);
+  out.commit();
+}
+
+// A scratch file for the output where $TMPDIR (or /tmp) takes one and has the room; else none,
+// and the keys are held in memory instead.
+std::unique_ptr<io::ScratchFile> scratch_for(const SortArgs& args, const io::ArrayReader& reader) {
+  try {
+    return std::make_unique<io::ScratchFile>(payload_bytes(args, reader));
+  } catch (const io::FormatError&) {
+    return nullptr;
   }
 }
 
@@ -128,7 +163,8 @@ void commit_while_releasing(io::AtomicFile& out, std::unique_ptr<Context> ctx) {
   release.join();
 }
 
-// Sorts keys read whole into memory (input from a stream, or output to one).
+// Sorts keys read whole into memory: input from a stream, or output to one where no scratch file
+// can be had.
 void sort_in_memory(Context& ctx, const SortArgs& args, const Common& common, io::ArrayReader& reader,
                     io::AtomicFile& out, const SortOptions& options) {
   const io::DType type = reader.dtype();
@@ -190,6 +226,10 @@ void run_sort(const SortArgs& args, const Common& common) {
     sort_file_to_file(*ctx, args, *reader, out, options);
     bench::progress("");
     commit_while_releasing(out, std::move(ctx));
+  } else if (auto scratch = reader->seekable() ? scratch_for(args, *reader) : nullptr) {
+    bench::progress("vkc sort: sorting " + args.input.string() + " on " + ctx->info().name);
+    sort_file_through_scratch(*ctx, args, *reader, *scratch, out, options);
+    bench::progress("");
   } else {
     bench::progress("vkc sort: reading " + args.input.string());
     sort_in_memory(*ctx, args, common, *reader, out, options);
