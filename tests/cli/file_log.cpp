@@ -42,6 +42,14 @@ F real(const char* name) {
   return reinterpret_cast<F>(::dlsym(RTLD_NEXT, name));
 }
 
+// open or open64 (which one depends on how the caller was compiled), made and logged.
+int logged_open(const char* name, const char* path, int flags, va_list args) {
+  const mode_t mode = mode_of(flags, args);
+  const int fd = real<int (*)(const char*, int, ...)>(name)(path, flags, mode);
+  if ((flags & O_TMPFILE) == O_TMPFILE) log_line(fd >= 0 ? "tmpfile" : "tmpfile-refused", path);
+  return fd;
+}
+
 }  // namespace
 
 extern "C" int fsync(int fd) {
@@ -62,19 +70,15 @@ extern "C" int sync_file_range(int fd, off_t offset, off_t bytes, unsigned int f
 extern "C" int open(const char* path, int flags, ...) {
   va_list args;
   va_start(args, flags);
-  const mode_t mode = mode_of(flags, args);
+  const int fd = logged_open("open", path, flags, args);
   va_end(args);
-  const int fd = real<int (*)(const char*, int, ...)>("open")(path, flags, mode);
-  if ((flags & O_TMPFILE) == O_TMPFILE) log_line(fd >= 0 ? "tmpfile" : "tmpfile-refused", path);
   return fd;
 }
 
 extern "C" int open64(const char* path, int flags, ...) {
   va_list args;
   va_start(args, flags);
-  const mode_t mode = mode_of(flags, args);
+  const int fd = logged_open("open64", path, flags, args);
   va_end(args);
-  const int fd = real<int (*)(const char*, int, ...)>("open64")(path, flags, mode);
-  if ((flags & O_TMPFILE) == O_TMPFILE) log_line(fd >= 0 ? "tmpfile" : "tmpfile-refused", path);
   return fd;
 }
