@@ -530,10 +530,7 @@ Array ArrayReader::read(std::uint64_t max_bytes) {
     array.bytes.resize(static_cast<std::size_t>(*data_bytes_));
     std::memcpy(array.bytes.data(), input_->lead.data(), input_->lead.size());
     file.read_exact(std::span(array.bytes).subspan(input_->lead.size()), "data");
-    if (!file.remaining() && npy_ && !file.at_end()) {
-      fail(file.path(), "data longer than the header says: shape " + shape_repr(array.shape) + " of " +
-                            std::string(dtype_name(array.dtype)) + " needs " + std::to_string(*data_bytes_) + " bytes");
-    }
+    check_stream_ended();
   } else {
     array.bytes = std::move(input_->lead);
     constexpr std::size_t step = std::size_t{1} << 20;
@@ -552,6 +549,30 @@ Array ArrayReader::read(std::uint64_t max_bytes) {
   }
   input_.reset();
   return array;
+}
+
+void ArrayReader::read_in_pieces(const std::function<void(std::span<const std::byte>)>& consume) {
+  if (!input_) throw std::logic_error("ArrayReader read twice");
+  if (!data_bytes_) throw std::logic_error("ArrayReader::read_in_pieces on raw data of unknown length");
+  if (!input_->lead.empty()) consume(input_->lead);
+  std::vector<std::byte> piece(static_cast<std::size_t>(std::min<std::uint64_t>(*data_bytes_, 4 << 20)));
+  for (std::uint64_t left = *data_bytes_ - input_->lead.size(); left > 0;) {
+    const auto part = std::span(piece).first(static_cast<std::size_t>(std::min<std::uint64_t>(piece.size(), left)));
+    input_->file.read_exact(part, "data");
+    consume(part);
+    left -= part.size();
+  }
+  check_stream_ended();
+  input_.reset();
+}
+
+// A stream (whose length was not known at open) must end where the header says the data does.
+void ArrayReader::check_stream_ended() {
+  InputFile& file = input_->file;
+  if (!file.remaining() && npy_ && !file.at_end()) {
+    fail(file.path(), "data longer than the header says: shape " + shape_repr(array_.shape) + " of " +
+                          std::string(dtype_name(array_.dtype)) + " needs " + std::to_string(*data_bytes_) + " bytes");
+  }
 }
 
 Array read_npy(const fs::path& path) { return ArrayReader(path, InputFormat::npy).read(); }

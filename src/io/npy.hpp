@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -93,10 +94,14 @@ class ArrayReader {
   /// Reads the data, once. Throws FormatError for data shorter or longer than the header
   /// says, and when more than max_bytes would be read.
   Array read(std::uint64_t max_bytes = ~std::uint64_t{0});
+  /// Reads the data once, as read() does, but hands it to `consume` in order, a few MiB at a
+  /// time, without holding it: for a stream whose length the header gives (count() is known).
+  void read_in_pieces(const std::function<void(std::span<const std::byte>)>& consume);
 
  private:
   struct Input;
   void check_raw_size(std::uint64_t bytes) const;
+  void check_stream_ended();
 
   std::unique_ptr<Input> input_;
   Array array_;  // dtype and shape, without data

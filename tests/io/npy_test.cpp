@@ -506,6 +506,35 @@ TEST_F(NpyStream, RejectsStreamDataShorterOrLongerThanTheHeader) {
   });
 }
 
+TEST_F(NpyStream, ReadsANpyStreamInPiecesAndChecksItsLength) {
+  std::vector<std::uint32_t> values(3 << 20);  // 12 MiB: several pieces, the last one short
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::uint32_t>(i * 2654435761u);
+  const std::string data(reinterpret_cast<const char*>(values.data()), values.size() * 4);
+  const std::string header = npy_header(DType::u32, std::vector<std::size_t>{values.size()});
+  through_fifo(header + data, [&](const auto& fifo) {
+    ArrayReader reader(fifo, InputFormat::detect);
+    std::string got;
+    std::size_t pieces = 0;
+    reader.read_in_pieces([&](std::span<const std::byte> piece) {
+      got.append(reinterpret_cast<const char*>(piece.data()), piece.size());
+      ++pieces;
+    });
+    EXPECT_EQ(got, data);
+    EXPECT_GT(pieces, 1u);
+    EXPECT_THROW(reader.read_in_pieces([](std::span<const std::byte>) {}), std::logic_error);
+  });
+  std::filesystem::remove(path("fifo"));
+  through_fifo(npy_file(1, header_5_u32, u32_data({1, 2, 3, 4, 5, 6})), [&](const auto& fifo) {
+    expect_format_error([&] { ArrayReader(fifo, InputFormat::npy).read_in_pieces([](std::span<const std::byte>) {}); },
+                        fifo, "data longer than the header says");
+  });
+  std::filesystem::remove(path("fifo"));
+  through_fifo(npy_file(1, header_5_u32, u32_data({1, 2, 3, 4})), [&](const auto& fifo) {
+    expect_format_error([&] { ArrayReader(fifo, InputFormat::npy).read_in_pieces([](std::span<const std::byte>) {}); },
+                        fifo, "truncated data");
+  });
+}
+
 TEST_F(NpyStream, RejectsARawStreamPastTheLimit) {
   through_fifo(std::string(4096, 'x'), [&](const auto& fifo) {
     expect_format_error([&] { ArrayReader(fifo, InputFormat::raw, DType::u32).read(1024); }, fifo,

@@ -102,13 +102,12 @@ std::uint64_t payload_bytes(const SortArgs& args, const io::ArrayReader& reader)
   return *reader.count() * (args.argsort ? sizeof(std::uint64_t) : io::dtype_size(reader.dtype()));
 }
 
-// Sorts a regular input file without holding it in memory (beyond the scratch of a sort larger
-// than the device): the transfer threads read its chunks with pread and hand the sorted chunks,
+// Sorts the input's keys without holding them in memory (beyond the scratch of a sort larger
+// than the device): the transfer threads take its chunks from `read` and hand the sorted chunks,
 // or argsort's uint64 indices, to `write` at their offsets in the output's payload.
-void sort_from_file(Context& ctx, const SortArgs& args, const io::ArrayReader& reader, const HostWrite& write,
-                    const SortOptions& options) {
+void sort_keys(Context& ctx, const SortArgs& args, const io::ArrayReader& reader, const HostRead& read,
+               const HostWrite& write, const SortOptions& options) {
   const std::uint64_t n = *reader.count();
-  const HostRead read = [&](std::uint64_t offset, void* dst, std::uint64_t bytes) { reader.read_at(offset, dst, bytes); };
   if (args.argsort) {
     argsort64_streamed(ctx, key_type_of(reader.dtype()), read, write, n, options);
   } else {
@@ -117,11 +116,11 @@ void sort_from_file(Context& ctx, const SortArgs& args, const io::ArrayReader& r
 }
 
 // Into a regular output: the threads write the sorted chunks into its temporary file with pwrite.
-void sort_file_to_file(Context& ctx, const SortArgs& args, const io::ArrayReader& reader, io::AtomicFile& out,
-                       const SortOptions& options) {
+void sort_to_file(Context& ctx, const SortArgs& args, const io::ArrayReader& reader, const HostRead& read,
+                  io::AtomicFile& out, const SortOptions& options) {
   const std::string header = output_header(args, reader);
   out.write_at(0, std::as_bytes(std::span(header)));
-  sort_from_file(ctx, args, reader, [&](std::uint64_t offset, const void* src, std::uint64_t bytes) {
+  sort_keys(ctx, args, reader, read, [&](std::uint64_t offset, const void* src, std::uint64_t bytes) {
     out.write_at(header.size() + offset, std::span(static_cast<const std::byte*>(src), bytes));
   }, options);
 }
@@ -129,9 +128,9 @@ void sort_file_to_file(Context& ctx, const SortArgs& args, const io::ArrayReader
 // Into an output that takes its bytes in order (a FIFO, a device, standard output): the threads
 // finish their chunks out of order, so the chunks wait in an unnamed scratch file rather than in
 // memory, and then go out in order.
-void sort_file_through_scratch(Context& ctx, const SortArgs& args, const io::ArrayReader& reader,
-                               io::ScratchFile& scratch, io::AtomicFile& out, const SortOptions& options) {
-  sort_from_file(ctx, args, reader, [&](std::uint64_t offset, const void* src, std::uint64_t bytes) {
+void sort_through_scratch(Context& ctx, const SortArgs& args, const io::ArrayReader& reader, const HostRead& read,
+                          io::ScratchFile& scratch, io::AtomicFile& out, const SortOptions& options) {
+  sort_keys(ctx, args, reader, read, [&](std::uint64_t offset, const void* src, std::uint64_t bytes) {
     scratch.write_at(offset, std::span(static_cast<const std::byte*>(src), bytes));
   }, options);
   const std::string header = output_header(args, reader);
@@ -140,14 +139,29 @@ void sort_file_through_scratch(Context& ctx, const SortArgs& args, const io::Arr
   out.commit();
 }
 
-// A scratch file for the output where $TMPDIR (or /tmp) takes one and has the room; else none,
-// and the keys are held in memory instead.
-std::unique_ptr<io::ScratchFile> scratch_for(const SortArgs& args, const io::ArrayReader& reader) {
+// A scratch file of `bytes` where $TMPDIR (or /tmp) takes one and has the room; else none, and
+// the keys are held in memory instead.
+std::unique_ptr<io::ScratchFile> scratch_file(std::uint64_t bytes) {
   try {
-    return std::make_unique<io::ScratchFile>(payload_bytes(args, reader));
+    return std::make_unique<io::ScratchFile>(bytes);
   } catch (const io::FormatError&) {
     return nullptr;
   }
+}
+
+// A stream's keys (a pipe cannot be read at offsets by several threads) copied into a scratch
+// file, when the header gives their count and there is room for them; else none.
+std::unique_ptr<io::ScratchFile> copy_of_stream(io::ArrayReader& reader, const std::string& name) {
+  if (!reader.count()) return nullptr;
+  auto copy = scratch_file(*reader.count() * io::dtype_size(reader.dtype()));
+  if (!copy) return nullptr;
+  bench::progress("vkc sort: reading " + name);
+  std::uint64_t at = 0;
+  reader.read_in_pieces([&](std::span<const std::byte> piece) {
+    copy->write_at(at, piece);
+    at += piece.size();
+  });
+  return copy;
 }
 
 // Puts the output in place while the Context is destroyed: the fsync waits for the disk and the
@@ -221,15 +235,27 @@ void run_sort(const SortArgs& args, const Common& common) {
   // Its temporary file exists from now until the result is in place.
   io::AtomicFile out(args.output, args.no_sync ? Durability::unsynced : Durability::synced);
   auto ctx = std::make_unique<Context>(ContextOptions{.device = common.device});
+  const std::string sorting = "vkc sort: sorting " + args.input.string() + " on " + ctx->info().name;
+  const HostRead from_file = [&](std::uint64_t offset, void* dst, std::uint64_t bytes) {
+    reader->read_at(offset, dst, bytes);
+  };
+  std::unique_ptr<io::ScratchFile> scratch;
   if (reader->seekable() && out.seekable()) {
-    bench::progress("vkc sort: sorting " + args.input.string() + " on " + ctx->info().name);
-    sort_file_to_file(*ctx, args, *reader, out, options);
+    bench::progress(sorting);
+    sort_to_file(*ctx, args, *reader, from_file, out, options);
     bench::progress("");
     commit_while_releasing(out, std::move(ctx));
-  } else if (auto scratch = reader->seekable() ? scratch_for(args, *reader) : nullptr) {
-    bench::progress("vkc sort: sorting " + args.input.string() + " on " + ctx->info().name);
-    sort_file_through_scratch(*ctx, args, *reader, *scratch, out, options);
+  } else if (reader->seekable() && (scratch = scratch_file(payload_bytes(args, *reader)))) {
+    bench::progress(sorting);
+    sort_through_scratch(*ctx, args, *reader, from_file, *scratch, out, options);
     bench::progress("");
+  } else if (out.seekable() && (scratch = copy_of_stream(*reader, args.input.string()))) {
+    bench::progress(sorting);
+    sort_to_file(*ctx, args, *reader, [&](std::uint64_t offset, void* dst, std::uint64_t bytes) {
+      scratch->read_at(offset, std::span(static_cast<std::byte*>(dst), bytes));
+    }, out, options);
+    bench::progress("");
+    commit_while_releasing(out, std::move(ctx));
   } else {
     bench::progress("vkc sort: reading " + args.input.string());
     sort_in_memory(*ctx, args, common, *reader, out, options);
