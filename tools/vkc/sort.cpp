@@ -215,6 +215,36 @@ std::function<void(const SortProgress&)> terminal_progress(std::uint64_t input_b
   };
 }
 
+// Sorts by the route the input and the output allow: file to file; a file into an output that
+// takes its bytes in order, through a scratch file; a .npy stream into a file, through a scratch
+// copy; else in memory.
+void sort_by_route(std::unique_ptr<Context> ctx, const SortArgs& args, const Common& common,
+                   io::ArrayReader& reader, io::AtomicFile& out, const SortOptions& options) {
+  const std::string sorting = "vkc sort: sorting " + args.input.string() + " on " + ctx->info().name;
+  const HostRead from_file = [&](std::uint64_t offset, void* dst, std::uint64_t bytes) {
+    reader.read_at(offset, dst, bytes);
+  };
+  std::unique_ptr<io::ScratchFile> scratch;
+  if (reader.seekable() && out.seekable()) {
+    bench::progress(sorting);
+    sort_to_file(*ctx, args, reader, from_file, out, options);
+  } else if (reader.seekable() && (scratch = scratch_file(payload_bytes(args, reader)))) {
+    bench::progress(sorting);
+    sort_through_scratch(*ctx, args, reader, from_file, *scratch, out, options);
+  } else if (out.seekable() && (scratch = copy_of_stream(reader, args.input.string()))) {
+    bench::progress(sorting);
+    sort_to_file(*ctx, args, reader, [&](std::uint64_t offset, void* dst, std::uint64_t bytes) {
+      scratch->read_at(offset, std::span(static_cast<std::byte*>(dst), bytes));
+    }, out, options);
+  } else {
+    bench::progress("vkc sort: reading " + args.input.string());
+    sort_in_memory(*ctx, args, common, reader, out, options);
+  }
+  bench::progress("");
+  // A regular output that sort_to_file wrote is still open: it is committed here.
+  if (out.seekable()) commit_while_releasing(out, std::move(ctx));
+}
+
 void run_sort(const SortArgs& args, const Common& common) {
   SortOptions options;
   options.algorithm = parse_algorithm(args.algorithm);
@@ -234,33 +264,7 @@ void run_sort(const SortArgs& args, const Common& common) {
   using Durability = io::AtomicFile::Durability;
   // Its temporary file exists from now until the result is in place.
   io::AtomicFile out(args.output, args.no_sync ? Durability::unsynced : Durability::synced);
-  auto ctx = std::make_unique<Context>(ContextOptions{.device = common.device});
-  const std::string sorting = "vkc sort: sorting " + args.input.string() + " on " + ctx->info().name;
-  const HostRead from_file = [&](std::uint64_t offset, void* dst, std::uint64_t bytes) {
-    reader->read_at(offset, dst, bytes);
-  };
-  std::unique_ptr<io::ScratchFile> scratch;
-  if (reader->seekable() && out.seekable()) {
-    bench::progress(sorting);
-    sort_to_file(*ctx, args, *reader, from_file, out, options);
-    bench::progress("");
-    commit_while_releasing(out, std::move(ctx));
-  } else if (reader->seekable() && (scratch = scratch_file(payload_bytes(args, *reader)))) {
-    bench::progress(sorting);
-    sort_through_scratch(*ctx, args, *reader, from_file, *scratch, out, options);
-    bench::progress("");
-  } else if (out.seekable() && (scratch = copy_of_stream(*reader, args.input.string()))) {
-    bench::progress(sorting);
-    sort_to_file(*ctx, args, *reader, [&](std::uint64_t offset, void* dst, std::uint64_t bytes) {
-      scratch->read_at(offset, std::span(static_cast<std::byte*>(dst), bytes));
-    }, out, options);
-    bench::progress("");
-    commit_while_releasing(out, std::move(ctx));
-  } else {
-    bench::progress("vkc sort: reading " + args.input.string());
-    sort_in_memory(*ctx, args, common, *reader, out, options);
-    bench::progress("");
-  }
+  sort_by_route(std::make_unique<Context>(ContextOptions{.device = common.device}), args, common, *reader, out, options);
 }
 
 }  // namespace
