@@ -36,8 +36,8 @@
 // that fit are gathered and sorted again, so the result is the same, stability included. The
 // runs stay on the device where they all fit within the device memory limit; else the call holds
 // a host copy of the arrays meanwhile. `radix` needs about (key bytes + value bytes + 1) bytes of
-// temporary device storage per element. The low-level API records sorts of up to 2^32 - 1 elements (the
-// GPU-side count is a uint32) within one buffer each. No algorithm pads to a power of two.
+// temporary device storage per element. The low-level API records sorts of up to 2^32 - 1
+// elements (the GPU-side count is a uint32) within one buffer each. No algorithm pads to a power of two.
 #pragma once
 
 #include <vulkan/vulkan_core.h>

@@ -3,6 +3,7 @@
 #include "io/atomic_file.hpp"
 
 #include "io/npy.hpp"
+#include "io/posix_io.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -28,7 +29,7 @@ namespace fs = std::filesystem;
 constexpr std::size_t max_chunk = std::size_t{1} << 30;
 
 [[noreturn]] void fail(const fs::path& target, const std::string& what, int error) {
-  throw FormatError(target.string() + ": " + what + ": " + std::generic_category().message(error));
+  detail::fail_errno(target, what, error);
 }
 
 fs::path directory_of(const fs::path& target) {
@@ -222,20 +223,11 @@ void AtomicFile::write(std::span<const std::byte> bytes) {
 
 void AtomicFile::write_at(std::uint64_t offset, std::span<const std::byte> bytes) {
   if (!seekable()) throw std::logic_error("AtomicFile::write_at on a direct output or after commit");
-  const std::uint64_t first = offset, length = bytes.size();
-  while (!bytes.empty()) {
-    ssize_t n = ::pwrite(fd_, bytes.data(), std::min(bytes.size(), max_chunk), static_cast<off_t>(offset));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      fail(target_, "cannot write '" + temp_.string() + "'", errno);
-    }
-    bytes = bytes.subspan(static_cast<std::size_t>(n));
-    offset += static_cast<std::uint64_t>(n);
-  }
+  detail::pwrite_all(fd_, offset, bytes, target_, "cannot write '" + temp_.string() + "'");
   // Start this range's way to the disk now, while other ranges are still being written, so that
   // commit()'s fsync waits for less. Best effort: fsync reports any write error.
   if (durability_ == Durability::synced) {
-    ::sync_file_range(fd_, static_cast<off_t>(first), static_cast<off_t>(length), SYNC_FILE_RANGE_WRITE);
+    ::sync_file_range(fd_, static_cast<off_t>(offset), static_cast<off_t>(bytes.size()), SYNC_FILE_RANGE_WRITE);
   }
 }
 

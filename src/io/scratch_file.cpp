@@ -8,19 +8,15 @@
 #include <cerrno>
 #include <cstdlib>
 #include <string>
-#include <system_error>
 #include <vector>
 
 #include "io/npy.hpp"
+#include "io/posix_io.hpp"
 
 namespace vkc::io {
 namespace {
 
 namespace fs = std::filesystem;
-
-[[noreturn]] void fail(const fs::path& directory, const std::string& what, int error) {
-  throw FormatError(directory.string() + ": " + what + ": " + std::generic_category().message(error));
-}
 
 fs::path default_directory() {
   const char* tmpdir = std::getenv("TMPDIR");
@@ -29,7 +25,7 @@ fs::path default_directory() {
 
 std::uint64_t free_bytes(const fs::path& directory) {
   struct statvfs info{};
-  if (::statvfs(directory.c_str(), &info) != 0) fail(directory, "cannot read its free space", errno);
+  if (::statvfs(directory.c_str(), &info) != 0) detail::fail_errno(directory, "cannot read its free space", errno);
   return std::uint64_t(info.f_bavail) * info.f_frsize;
 }
 
@@ -40,7 +36,7 @@ constexpr std::size_t kMaxIo = 1 << 30;  // Linux moves at most about 2 GiB per 
 ScratchFile::ScratchFile(std::uint64_t bytes, fs::path directory)
     : directory_(directory.empty() ? default_directory() : std::move(directory)) {
   fd_ = ::open(directory_.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-  if (fd_ < 0) fail(directory_, "cannot create an unnamed scratch file", errno);
+  if (fd_ < 0) detail::fail_errno(directory_, "cannot create an unnamed scratch file", errno);
   if (free_bytes(directory_) < bytes) {
     ::close(fd_);
     throw FormatError(directory_.string() + ": " + std::to_string(bytes >> 20) +
@@ -51,20 +47,14 @@ ScratchFile::ScratchFile(std::uint64_t bytes, fs::path directory)
 ScratchFile::~ScratchFile() { ::close(fd_); }
 
 void ScratchFile::write_at(std::uint64_t offset, std::span<const std::byte> bytes) {
-  while (!bytes.empty()) {
-    const ssize_t n = ::pwrite(fd_, bytes.data(), std::min(bytes.size(), kMaxIo), static_cast<off_t>(offset));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) fail(directory_, "cannot write the scratch file", errno);
-    bytes = bytes.subspan(static_cast<std::size_t>(n));
-    offset += static_cast<std::uint64_t>(n);
-  }
+  detail::pwrite_all(fd_, offset, bytes, directory_, "cannot write the scratch file");
 }
 
 void ScratchFile::read_at(std::uint64_t offset, std::span<std::byte> bytes) const {
   while (!bytes.empty()) {
     const ssize_t n = ::pread(fd_, bytes.data(), std::min(bytes.size(), kMaxIo), static_cast<off_t>(offset));
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) fail(directory_, "cannot read the scratch file", errno);
+    if (n < 0) detail::fail_errno(directory_, "cannot read the scratch file", errno);
     if (n == 0) throw FormatError(directory_.string() + ": the scratch file ended early");
     bytes = bytes.subspan(static_cast<std::size_t>(n));
     offset += static_cast<std::uint64_t>(n);
