@@ -22,7 +22,8 @@
 
 #include "core/kernels.hpp"
 #include "core/recorder.hpp"
-#include "sort/algorithm.hpp"
+#include "core/state.hpp"
+#include "sort/planner.hpp"
 #include "sort/bitonic.hpp"
 
 using namespace vkc;
@@ -115,7 +116,7 @@ Timing time_variant(Context& ctx, const Heater& heater, const Variant& v, const 
       r.reset_queries(queries.pool(), 0, queries_n);
       r.write_timestamp(queries.pool(), 0);
       if (per_pass) {
-        sorting::record_bitonic(ctx, r, b.job, *per_pass, [&](std::size_t i) {
+        sorting::record_bitonic(detail::compute_device(ctx), r, b.job, *per_pass, [&](std::size_t i) {
           r.write_timestamp(queries.pool(), static_cast<std::uint32_t>(i + 1));
         });
       } else {
@@ -252,7 +253,7 @@ int main(int argc, char** argv) {
                                  (&t == &tunings[0] ? " *" : "");
         // Large sorts are timed pass by pass too (a timestamp between passes costs ~nothing there).
         variants.push_back({{name, [t](Context& c, Recorder& r, const sorting::Job& j) {
-                               sorting::record_bitonic(c, r, j, t);
+                               sorting::record_bitonic(detail::compute_device(c), r, j, t);
                              }, 0}, sorting::bitonic_plan(t, n).size(), n >= (1u << 20) ? &t : nullptr});
       }
       if (bits == lo) {
@@ -267,7 +268,7 @@ int main(int argc, char** argv) {
         auto empty_tile = [t](Context& c, Recorder& r, const sorting::Job& j) {
           sorting::Job one = j;
           one.max_count = 1;
-          sorting::record_bitonic(c, r, one, t);
+          sorting::record_bitonic(detail::compute_device(c), r, one, t);
         };
         variants.push_back({{"floor: tile kernel, 0 steps", empty_tile, 0, true, false}, 1, nullptr});
         variants.push_back({{"floor: tile 0 steps, barrier1st", empty_tile, 0, true, false, true}, 1, nullptr});
@@ -294,7 +295,7 @@ int main(int argc, char** argv) {
         // Without the heater (clocks were lifted by the previous runs, but no copies ahead).
         const sorting::BitonicTuning t = tunings[0];
         variants.push_back({{"bitonic chosen, no heater", [t](Context& c, Recorder& r, const sorting::Job& j) {
-                               sorting::record_bitonic(c, r, j, t);
+                               sorting::record_bitonic(detail::compute_device(c), r, j, t);
                              }, 0, false, true}, sorting::bitonic_plan(t, n).size(), nullptr});
         // The one-workgroup kernel (small.comp) at several elements per invocation.
         sorting::Job shape_job;
@@ -303,28 +304,28 @@ int main(int argc, char** argv) {
           const sorting::SmallBitonic small = sorting::small_bitonic_shape(info, shape_job, e);
           if (!small.log_n || small.e_bits != e) continue;
           auto record = [small](Context& c, Recorder& r, const sorting::Job& j) {
-            sorting::record_small_bitonic(c, r, j, small);
+            sorting::record_small_bitonic(detail::compute_device(c), r, j, small);
           };
           const std::string name = "small wg" + std::to_string(small.workgroup_size()) + " e" + std::to_string(e);
           variants.push_back({{name, record, 0}, 1, nullptr});
           variants.push_back({{name + ", barrier1st", record, 0, true, true, true}, 1, nullptr});
           variants.push_back({{name + ", no heater", record, 0, false, true}, 1, nullptr});
         }
-        auto chosen = [t](Context& c, Recorder& r, const sorting::Job& j) { sorting::record_bitonic(c, r, j, t); };
+        auto chosen = [t](Context& c, Recorder& r, const sorting::Job& j) { sorting::record_bitonic(detail::compute_device(c), r, j, t); };
         variants.push_back({{"bitonic chosen, barrier1st", chosen, 0, true, true, true},
                             sorting::bitonic_plan(t, n).size(), nullptr});
         // Twice in one region (the second sorts sorted keys; the network is data-oblivious): the
         // difference to one sort is what a sort costs inside a longer command stream.
         auto twice = [t](Context& c, Recorder& r, const sorting::Job& j) {
-          sorting::record_bitonic(c, r, j, t);
-          sorting::record_bitonic(c, r, j, t);
+          sorting::record_bitonic(detail::compute_device(c), r, j, t);
+          sorting::record_bitonic(detail::compute_device(c), r, j, t);
         };
         variants.push_back({{"bitonic chosen x2, barrier1st", twice, 0, true, true, true},
                             sorting::bitonic_plan(t, n).size(), nullptr});
       }
       if (bits <= 13 || bits == 20 || bits == 24) {
         variants.push_back({{"bitonic_transpose", [transpose](Context& c, Recorder& r, const sorting::Job& j) {
-                               transpose->record(c, r, j);
+                               transpose->record(detail::compute_device(c), r, j);
                              }, transpose->temporary_bytes()}, 0, nullptr});
       }
       for (const auto& [v, passes, per_pass] : variants) {

@@ -28,8 +28,7 @@ double median_ms(F&& f) {
 }
 
 void measure(Context& ctx, detail::TimelineQueue& queue, const char* name, unsigned lanes, std::uint64_t chunk) {
-  detail::ContextState& s = ctx.state();
-  detail::TransferEngine engine(s, queue, lanes, chunk);
+  detail::TransferEngine engine(detail::compute_device(ctx).device, queue, lanes, chunk);
   for (std::uint64_t n : {1ull << 10, 1ull << 20, 1ull << 24, 1ull << 26}) {
     const std::uint64_t bytes = n * 4;
     std::vector<std::uint32_t> host(n, 1), back(n);
@@ -49,7 +48,7 @@ void measure(Context& ctx, detail::TimelineQueue& queue, const char* name, unsig
 int main() {
   Context ctx;
   std::printf("# %s\nqueue,lanes,chunk,n,upload_ms,download_ms,empty_run_ms,up_GBps,down_GBps\n", ctx.info().name.c_str());
-  detail::ContextState& s = ctx.state();
+  detail::ContextState& s = detail::state_of(ctx);
   for (unsigned lanes : {1u, 8u, 16u}) {
     measure(ctx, s.transfer_queue(), s.transfer_only ? "transfer" : "compute(shared)", lanes, 4 << 20);
     if (s.transfer_only) measure(ctx, *s.compute, "compute", lanes, 4 << 20);

@@ -21,9 +21,9 @@ namespace {
 
 void list_extensions(const Context& ctx) {
   std::uint32_t count = 0;
-  vk::vkEnumerateDeviceExtensionProperties(ctx.state().physical, nullptr, &count, nullptr);
+  vk::vkEnumerateDeviceExtensionProperties(ctx.physical_device(), nullptr, &count, nullptr);
   std::vector<VkExtensionProperties> extensions(count);
-  vk::vkEnumerateDeviceExtensionProperties(ctx.state().physical, nullptr, &count, extensions.data());
+  vk::vkEnumerateDeviceExtensionProperties(ctx.physical_device(), nullptr, &count, extensions.data());
   std::printf("# %u device extensions:", count);
   for (const auto& e : extensions) std::printf(" %s", e.extensionName);
   std::printf("\n");
@@ -32,7 +32,7 @@ void list_extensions(const Context& ctx) {
 // The device's SM count where it reports one (VK_NV_shader_sm_builtins), else 1: the table's
 // per_SM column is then the whole device's count.
 std::uint32_t multiprocessors(const Context& ctx) {
-  VkPhysicalDevice physical = ctx.state().physical;
+  VkPhysicalDevice physical = ctx.physical_device();
   if (!detail::has_extension(physical, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) return 1;
   VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
   VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &sm};

@@ -35,7 +35,10 @@
 
 #include "core/kernels.hpp"
 #include "core/recorder.hpp"
-#include "sort/algorithm.hpp"
+#include "core/state.hpp"
+#include "sort/planner.hpp"
+#include "sort/record.hpp"
+#include "sort/workspace.hpp"
 #include "vkc/sort.hpp"
 
 using namespace vkc;
@@ -146,8 +149,9 @@ class Sweep {
 
   void record(Context& ctx, Recorder& r) const {
     if (n_ == 0) return;
-    sorting::record(ctx, r, desc_, n_, SortBuffers{{keys_.handle()}, {}, {temporary_.handle()}},
-                    [](sorting::RadixPolicy& p) { p.passes_recorded = 0; });
+    const auto histogram_only = [](sorting::RadixPolicy& p) { p.passes_recorded = 0; };
+    sorting::record_planned(sorting::sort_device(ctx), r, sorting::plan_radix_sort(ctx.info(), desc_, histogram_only),
+                            SortBuffers{{keys_.handle()}, {}, {temporary_.handle()}});
   }
 
  private:
@@ -176,14 +180,15 @@ Result measure(Context& ctx, const Case& c, RadixScan scan, std::uint64_t n, int
   Buffer pristine = ctx.create_buffer(n * kw * 4);
   Buffer keys = ctx.create_buffer(n * kw * 4);
   Buffer values, pristine_values, temporary;
-  if (!bench_order) temporary = ctx.create_buffer(sorting::temporary_bytes(ctx.info(), desc, edit));
+  const sorting::PlannedSort planned = sorting::plan_radix_sort(ctx.info(), desc, edit);
+  if (!bench_order) temporary = ctx.create_buffer(planned.temporary_bytes());
   if (c.value != ValueType::none) {
     if (bench_order) pristine_values = ctx.create_buffer(n * 4);
     values = ctx.create_buffer(n * 4);
     if (!bench_order) pristine_values = ctx.create_buffer(n * 4);
-    ctx.run([&](Recorder& r) { sorting::record_iota(ctx, r, pristine_values.handle(), ValueType::u32, n); });
+    ctx.run([&](Recorder& r) { sorting::record_iota(detail::compute_device(ctx), r, pristine_values.handle(), ValueType::u32, n); });
   }
-  if (bench_order) temporary = ctx.create_buffer(sorting::temporary_bytes(ctx.info(), desc, edit));
+  if (bench_order) temporary = ctx.create_buffer(planned.temporary_bytes());
   ctx.upload(pristine, input.data(), n * kw * 4);
   if (kept_clear) ctx.run([&](Recorder& r) { r.fill_buffer(temporary.handle(), 0, VK_WHOLE_SIZE, 0); });
   Buffer count = ctx.create_buffer(4);
@@ -213,9 +218,9 @@ Result measure(Context& ctx, const Case& c, RadixScan scan, std::uint64_t n, int
       r.barrier_all();  // the caller's side of the barrier contract, outside the timed region
       r.write_timestamp(queries.pool(), 0);
       if (indirect) {
-        sorting::record_indirect(ctx, r, desc, {count.handle()}, buffers, edit);
+        sorting::record_planned_indirect(sorting::sort_device(ctx), r, planned, {count.handle()}, buffers);
       } else {
-        sorting::record(ctx, r, desc, n, buffers, edit);
+        sorting::record_planned(sorting::sort_device(ctx), r, planned, buffers);
       }
       r.write_timestamp(queries.pool(), 1);
       r.barrier_all();  // the sort's writes, which another recorder made when indirect

@@ -101,11 +101,11 @@ int main(int argc, char** argv) {
     auto start = std::chrono::steady_clock::now();
     auto ctx = std::make_unique<Context>(ContextOptions{.quiet = true, .pipeline_cache_dir = argc > 3 ? argv[3] : ""});
     const double create = ms_since(start);
-    const std::size_t loaded = ctx->state().cache_file.loaded_bytes();
+    const std::size_t loaded = detail::state_of(*ctx).cache_file.loaded_bytes();
     start = std::chrono::steady_clock::now();
     sort_checked(*ctx, keys, expected, algorithm);
     const double first = ms_since(start);
-    const std::size_t pipelines = ctx->state().pipelines.size();
+    const std::size_t pipelines = detail::compute_device(*ctx).pipelines.size();
     start = std::chrono::steady_clock::now();
     sort_checked(*ctx, keys, expected, algorithm);
     const double second = ms_since(start);

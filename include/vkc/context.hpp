@@ -60,7 +60,6 @@ struct DeviceInfo {
   bool subgroup_size_control = false;     ///< requiredSubgroupSize / full subgroups usable
   std::uint32_t max_workgroup_subgroups = 0;  ///< subgroups per workgroup under a required size (0: no limit)
   std::vector<std::string> subgroup_operations;  ///< "basic", "vote", "arithmetic", ...
-  bool subgroup_partitioned = false;      ///< VK_NV_shader_subgroup_partitioned (match-any)
   bool vulkan_memory_model_device_scope = false;  ///< device-scope atomics of the memory model (the radix look-back)
 
   std::uint32_t shared_memory_bytes = 0;          ///< maxComputeSharedMemorySize
@@ -68,6 +67,7 @@ struct DeviceInfo {
   std::array<std::uint32_t, 3> max_workgroup_size{};
   std::array<std::uint32_t, 3> max_workgroup_count{};
   std::uint64_t max_storage_buffer_range = 0;     ///< the largest buffer one binding can see
+  std::uint64_t storage_offset_alignment = 0;     ///< minStorageBufferOffsetAlignment
   std::uint64_t max_allocation_bytes = 0;         ///< maxMemoryAllocationSize
   std::uint64_t host_import_alignment = 0;        ///< VK_EXT_external_memory_host's; 0: cannot import
   std::vector<Heap> heaps;
@@ -221,17 +221,16 @@ struct AdoptedDevice {
   /// How host arrays travel. Host memory is never imported on an adopted device (vkc cannot
   /// tell whether VK_EXT_external_memory_host was enabled): `imported` means staged there.
   HostTransferOptions host_transfer;
-  /// As ContextOptions::device_memory_limit.
+  /// As ContextOptions::device_memory_limit, but never read from the environment: 0 means nine
+  /// tenths of the largest device-local heap. (No environment variable changes what vkc does on
+  /// an adopted device.)
   std::uint64_t device_memory_limit = 0;
 };
 
 class Context;
-class Buffer;
-
-namespace detail {
-struct ContextState;
-Buffer create_device_buffer(const ContextState& state, std::uint64_t bytes);
-}  // namespace detail
+/// How the library's own modules reach the internals of a Context and make Buffers (defined in
+/// the library's sources; nothing a user calls).
+struct ContextAccess;
 
 /// A device-local storage buffer. Move-only; freed when destroyed.
 class Buffer {
@@ -248,7 +247,9 @@ class Buffer {
   explicit operator bool() const { return buffer_ != VK_NULL_HANDLE; }
 
  private:
-  friend Buffer detail::create_device_buffer(const detail::ContextState&, std::uint64_t);
+  friend struct ContextAccess;
+  Buffer(VkDevice device, VkBuffer buffer, VkDeviceMemory memory, std::uint64_t bytes)
+      : device_(device), buffer_(buffer), memory_(memory), bytes_(bytes) {}
   void release() noexcept;
   VkDevice device_ = VK_NULL_HANDLE;
   VkBuffer buffer_ = VK_NULL_HANDLE;
@@ -344,14 +345,13 @@ class Context {
   VkQueue queue() const;
   std::uint32_t queue_family() const;
 
-  /// Internal state shared with the library's own modules (pipelines, recorder).
-  detail::ContextState& state() const { return *state_; }
-
  private:
+  friend struct ContextAccess;
+  struct State;
   Recorder* begin_commands();
   void abandon_commands() noexcept;
   void submit_and_wait();
-  std::unique_ptr<detail::ContextState> state_;
+  std::unique_ptr<State> state_;
 };
 
 }  // namespace vkc

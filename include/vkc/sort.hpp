@@ -44,6 +44,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -233,10 +234,83 @@ struct SortBuffers {
   bool temporary_is_clear = false;
 };
 
+/// What the temporary buffer of a sort must be: at least `size` bytes, bound at an offset that
+/// is a multiple of `alignment`, created with every bit of `usage`.
+struct SortStorageRequirements {
+  VkDeviceSize size = 0;
+  VkDeviceSize alignment = 0;
+  VkBufferUsageFlags usage = 0;
+};
+
+struct SorterAccess;  // the library's own access to a Sorter's internals
+
+struct SorterCreateInfo {
+  /// An engine's instance (apiVersion 1.2 or later), one of its physical devices, and a device
+  /// created on it with at least device_requirements(instance, physical_device) enabled (any
+  /// queues). vkc never destroys them; they must outlive the Sorter.
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  /// The engine's own vkGetInstanceProcAddr, through which vkc binds every Vulkan function it
+  /// calls (then vkc never opens a loader itself); null: vkc opens libvulkan.so.1.
+  PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr;
+  /// Passed to every vkCreateComputePipelines; optional.
+  VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
+  /// Sorts whose pipelines are created with the Sorter (see Sorter::prepare).
+  std::vector<SortDesc> prepare;
+};
+
+/// Sorts recorded into an engine's command buffers, on an engine's device, with no queue and no
+/// submission of its own (as vk_radix_sort's and Fuchsia's radix_sort_vk's sorters): for frames
+/// in which nothing may compile or wait. It creates nothing on the device but pipelines and one
+/// 4-byte constant buffer (written through a mapping where the device has host-visible
+/// device-local memory). Reads no environment variable. Move-only; not thread-safe: record from
+/// one thread at a time. Destroy it only after the GPU has finished every command buffer into
+/// which it recorded.
+class Sorter {
+ public:
+  explicit Sorter(const SorterCreateInfo& info);
+  ~Sorter();
+  Sorter(Sorter&&) noexcept;
+  Sorter& operator=(Sorter&&) noexcept;
+  Sorter(const Sorter&) = delete;
+  Sorter& operator=(const Sorter&) = delete;
+
+  const DeviceInfo& info() const;
+
+  /// Creates every pipeline that sorts described by `desc` (its key, value, order, algorithm and
+  /// radix scan, any count up to desc.max_count, direct or indirect) may record, so that recording
+  /// them compiles nothing.
+  void prepare(const SortDesc& desc);
+
+  /// The temporary buffer a sort described by `desc` needs.
+  SortStorageRequirements temporary_requirements(const SortDesc& desc) const;
+
+  /// Records a sort of `count` (<= desc.max_count) elements into `commands`, under the barrier
+  /// contract above.
+  void record_sort(VkCommandBuffer commands, const SortDesc& desc, std::uint64_t count,
+                   const SortBuffers& buffers);
+
+  /// Records a sort whose element count is the uint32 at `count` (read on the GPU when the
+  /// commands run; it must be <= desc.max_count). Work is sized for max_count.
+  void record_sort_indirect(VkCommandBuffer commands, const SortDesc& desc, BufferRange count,
+                            const SortBuffers& buffers);
+
+  /// Pipelines compiled since creation, prepared ones included.
+  std::size_t pipelines_compiled() const;
+
+ private:
+  friend struct SorterAccess;
+  struct State;
+  Sorter();
+  std::unique_ptr<State> state_;
+};
+
 /// Bytes of temporary storage a sort described by `desc` needs (at least 16).
 std::uint64_t sort_temporary_bytes(Context& ctx, const SortDesc& desc);
 
-/// Records a sort of `count` (<= desc.max_count) elements into `commands`.
+/// Records a sort of `count` (<= desc.max_count) elements into `commands`, through the Context's
+/// own Sorter (the Context(AdoptedDevice) path: an engine that also wants the convenient API).
 void record_sort(Context& ctx, VkCommandBuffer commands, const SortDesc& desc, std::uint64_t count,
                  const SortBuffers& buffers);
 
@@ -244,5 +318,8 @@ void record_sort(Context& ctx, VkCommandBuffer commands, const SortDesc& desc, s
 /// commands run; it must be <= desc.max_count). Work is sized for max_count.
 void record_sort_indirect(Context& ctx, VkCommandBuffer commands, const SortDesc& desc, BufferRange count,
                           const SortBuffers& buffers);
+
+/// The Context's own Sorter, for prepare() and pipelines_compiled(); it lives as long as the Context.
+Sorter& sorter(Context& ctx);
 
 }  // namespace vkc

@@ -194,42 +194,35 @@ VkDevice create_device(VkInstance instance, VkPhysicalDevice physical, const Dev
 }
 
 void create_command_objects(detail::ContextState& s) {
+  const VkDevice device = s.device().device;
+  const std::string& name = s.info().name;
   VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   pool.queueFamilyIndex = s.queue_family;
-  check(vkCreateCommandPool(s.device, &pool, nullptr, &s.command_pool), "vkCreateCommandPool", s.info.name);
+  check(vkCreateCommandPool(device, &pool, nullptr, &s.command_pool), "vkCreateCommandPool", name);
   VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
   alloc.commandPool = s.command_pool;
   alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   alloc.commandBufferCount = 1;
-  check(vkAllocateCommandBuffers(s.device, &alloc, &s.command_buffer), "vkAllocateCommandBuffers", s.info.name);
-  s.compute = std::make_unique<detail::TimelineQueue>(s.device, s.queue, s.queue_family, s.info.name,
-                                                       !s.info.is_software());
-  if (s.buffer_families.empty()) s.buffer_families = {s.queue_family};
-}
-
-// The count word every radix sort of a host-known count binds (ContextState::count_ceiling).
-void create_count_ceiling(Context& ctx) {
-  ctx.state().count_ceiling = ctx.create_buffer(4);
-  const std::uint32_t ceiling = UINT32_MAX;
-  ctx.upload(ctx.state().count_ceiling, &ceiling, 4);
+  check(vkAllocateCommandBuffers(device, &alloc, &s.command_buffer), "vkAllocateCommandBuffers", name);
+  s.compute = std::make_unique<detail::TimelineQueue>(device, s.queue, s.queue_family, name, !s.info().is_software());
+  if (s.core.device.buffer_families.empty()) s.core.device.buffer_families = {s.queue_family};
 }
 
 }  // namespace
 
-namespace detail {
-
-ContextState::~ContextState() {
+Context::State::~State() {
+  const VkDevice device = core.device.device;
+  const VkInstance instance = core.device.instance;
   if (device) {
     // An adopted device's other queues are the engine's: its commands recorded by vkc are done
     // by contract (AdoptedDevice), and the Context's own submissions each waited.
     if (!adopted) vkDeviceWaitIdle(device);
+    attachments.clear();
     transfers_.reset();  // waits for its own copies
-    cache_file.save(pipelines.size() != 0);
+    cache_file.save(core.pipelines.compiled() != 0);
     cache_file.close();
-    pipelines.clear();
-    count_ceiling = Buffer();
-    reusable.clear();
+    core.pipelines.clear();
     compute.reset();
     transfer_only.reset();
     if (command_pool) vkDestroyCommandPool(device, command_pool, nullptr);
@@ -243,36 +236,6 @@ ContextState::~ContextState() {
   }
   if (instance && !adopted) vkDestroyInstance(instance, nullptr);
 }
-
-std::uint32_t ContextState::memory_type(std::uint32_t type_bits, VkMemoryPropertyFlags required,
-                                        VkMemoryPropertyFlags preferred) const {
-  for (const VkMemoryPropertyFlags want : {required | preferred, required}) {
-    for (std::uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
-      if ((type_bits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & want) == want) return i;
-    }
-  }
-  throw Error("'" + info.name + "' has no memory type with the needed properties");
-}
-
-TransferEngine& ContextState::transfers() {
-  if (!transfers_) {
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    // 8 lanes of two 4 MiB buffers: the best of 8 and 16 lanes, 1, 2 and 4 MiB on an H200
-    // (docs/perf-notes.md#host-path); a CPU device's "copies" are memcpys that want small pieces.
-    const unsigned threads = host_transfer.threads ? host_transfer.threads : std::min(8u, cores);
-    const std::uint64_t default_chunk = info.is_software() ? (1u << 20) : (4u << 20);
-    const std::uint64_t chunk = host_transfer.chunk_bytes ? host_transfer.chunk_bytes : default_chunk;
-    transfers_ = std::make_unique<TransferEngine>(*this, transfer_queue(), threads, chunk);
-  }
-  return *transfers_;
-}
-
-void ContextState::release_cached_memory() {
-  if (transfers_) transfers_->release_staging();
-  reusable.clear();
-}
-
-}  // namespace detail
 
 DeviceRequirements device_requirements(VkInstance instance, VkPhysicalDevice physical) {
   load_loader();
@@ -289,7 +252,6 @@ DeviceRequirements device_requirements(VkInstance instance, VkPhysicalDevice phy
   if (info.api_version < VK_API_VERSION_1_3 && info.subgroup_size_control) {
     r.extensions.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
   }
-  if (info.subgroup_partitioned) r.extensions.push_back(VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME);
 
   // What the device offers, kept only for the features vkc's shaders may use.
   VkPhysicalDeviceSubgroupSizeControlFeatures size_control{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
@@ -319,88 +281,83 @@ DeviceRequirements device_requirements(VkInstance instance, VkPhysicalDevice phy
 
 std::vector<DeviceInfo> enumerate_devices() {
   detail::ContextState probe;
-  probe.instance = create_instance(&probe, false);
-  return infos_of(physical_devices(probe.instance));
+  probe.core.device.instance = create_instance(&probe, false);
+  return infos_of(physical_devices(probe.core.device.instance));
 }
 
-Context::Context(const ContextOptions& options) : state_(std::make_unique<detail::ContextState>()) {
-  detail::ContextState& s = *state_;
+Context::Context(const ContextOptions& options) : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  detail::Device& d = s.core.device;
   const bool validation = options.validation || env_flag("VKC_VALIDATION");
-  s.instance = create_instance(&s, validation);
+  d.instance = create_instance(&s, validation);
   if (validation) {
     const auto info = messenger_info(&s);
-    check(vkCreateDebugUtilsMessengerEXT(s.instance, &info, nullptr, &s.messenger), "vkCreateDebugUtilsMessengerEXT");
+    check(vkCreateDebugUtilsMessengerEXT(d.instance, &info, nullptr, &s.messenger), "vkCreateDebugUtilsMessengerEXT");
   }
-  const auto devices = physical_devices(s.instance);
-  const auto infos = infos_of(devices);
+  const auto devices = physical_devices(d.instance);
   std::string wanted = options.device;
   if (wanted.empty() && std::getenv("VKC_DEVICE")) wanted = std::getenv("VKC_DEVICE");
-  const std::uint32_t index = detail::choose_device(infos, wanted);
-  s.physical = devices[index];
-  s.info = infos[index];
-  if (wanted.empty() && s.info.is_software() && !options.quiet) {
-    std::fprintf(stderr, "vkc: no GPU found, computing on the CPU through '%s'\n", s.info.name.c_str());
+  const std::uint32_t index = detail::choose_device(infos_of(devices), wanted);
+  const detail::Device described = detail::describe_device(d.instance, devices[index]);
+  d.physical = described.physical;
+  d.info = described.info;
+  d.memory = described.memory;
+  if (wanted.empty() && d.info.is_software() && !options.quiet) {
+    std::fprintf(stderr, "vkc: no GPU found, computing on the CPU through '%s'\n", d.info.name.c_str());
   }
-  vkGetPhysicalDeviceMemoryProperties(s.physical, &s.memory);
-  s.queue_family = compute_queue_family(s.physical, s.info.name);
-  s.pipeline_statistics = wants_pipeline_statistics(s.physical);
-  const QueueChoice transfer = transfer_queue_choice(s.physical, s.queue_family);
-  s.device = create_device(s.instance, s.physical, s.info, s.queue_family, transfer, s.pipeline_statistics);
-  vkGetDeviceQueue(s.device, s.queue_family, 0, &s.queue);
-  s.buffer_families = {s.queue_family};
+  s.queue_family = compute_queue_family(d.physical, d.info.name);
+  s.core.pipelines.statistics = wants_pipeline_statistics(d.physical);
+  const QueueChoice transfer = transfer_queue_choice(d.physical, s.queue_family);
+  d.device = create_device(d.instance, d.physical, d.info, s.queue_family, transfer, s.core.pipelines.statistics);
+  vkGetDeviceQueue(d.device, s.queue_family, 0, &s.queue);
+  d.buffer_families = {s.queue_family};
   if (transfer.separate) {
     VkQueue queue = VK_NULL_HANDLE;
-    vkGetDeviceQueue(s.device, transfer.family, transfer.index, &queue);
-    s.transfer_only = std::make_unique<detail::TimelineQueue>(s.device, queue, transfer.family, s.info.name,
-                                                              !s.info.is_software());
-    if (transfer.family != s.queue_family) s.buffer_families.push_back(transfer.family);
+    vkGetDeviceQueue(d.device, transfer.family, transfer.index, &queue);
+    s.transfer_only = std::make_unique<detail::TimelineQueue>(d.device, queue, transfer.family, d.info.name,
+                                                              !d.info.is_software());
+    if (transfer.family != s.queue_family) d.buffer_families.push_back(transfer.family);
   }
   s.host_transfer = options.host_transfer;
   s.memory_limit = detail::resolve_memory_limit(options.device_memory_limit);
-  s.can_import_host_memory = s.info.host_import_alignment != 0;
-  s.cache_file.open(s.device, s.physical, detail::pipeline_cache_directory(options.pipeline_cache_dir));
-  s.pipeline_cache = s.cache_file.handle();
+  d.can_import_host_memory = d.info.host_import_alignment != 0;
+  s.cache_file.open(d.device, d.physical, detail::pipeline_cache_directory(options.pipeline_cache_dir));
+  s.core.pipelines.handle = s.cache_file.handle();
   create_command_objects(s);
-  create_count_ceiling(*this);
 }
 
-Context::Context(const AdoptedDevice& adopted) : state_(std::make_unique<detail::ContextState>()) {
+// Nothing here reads the environment: an engine's device behaves as its arguments say.
+Context::Context(const AdoptedDevice& adopted) : state_(std::make_unique<State>()) {
   if (!adopted.instance || !adopted.physical_device || !adopted.device || !adopted.queue) {
     throw Error("an adopted device needs its VkInstance, VkPhysicalDevice, VkDevice and VkQueue");
   }
   load_loader();
   load_instance(adopted.instance);
-  detail::ContextState& s = *state_;
+  State& s = *state_;
   s.adopted = true;
-  const auto devices = physical_devices(adopted.instance);
-  const auto found = std::find(devices.begin(), devices.end(), adopted.physical_device);
-  if (found == devices.end()) throw Error("the adopted VkPhysicalDevice is not one of the adopted VkInstance's");
-  s.instance = adopted.instance;
-  s.physical = adopted.physical_device;
-  s.info = detail::query_device_info(s.physical, static_cast<std::uint32_t>(found - devices.begin()));
-  vkGetPhysicalDeviceMemoryProperties(s.physical, &s.memory);
-  const auto families = queue_families(s.physical);
+  detail::Device& d = s.core.device;
+  d = detail::describe_device(adopted.instance, adopted.physical_device);
+  const auto families = queue_families(d.physical);
   if (adopted.queue_family >= families.size() || !(families[adopted.queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT)) {
-    throw Error("queue family " + std::to_string(adopted.queue_family) + " of '" + s.info.name + "' has no compute");
+    throw Error("queue family " + std::to_string(adopted.queue_family) + " of '" + d.info.name + "' has no compute");
   }
   s.queue_family = adopted.queue_family;
-  s.device = adopted.device;
+  d.device = adopted.device;
   s.queue = adopted.queue;
-  s.pipeline_cache = adopted.pipeline_cache;
+  s.core.pipelines.handle = adopted.pipeline_cache;
   s.host_transfer = adopted.host_transfer;
-  s.memory_limit = detail::resolve_memory_limit(adopted.device_memory_limit);
+  s.memory_limit = adopted.device_memory_limit;
   create_command_objects(s);
-  create_count_ceiling(*this);
 }
 
 Context::~Context() = default;
 Context::Context(Context&&) noexcept = default;
 Context& Context::operator=(Context&&) noexcept = default;
 
-const DeviceInfo& Context::info() const { return state_->info; }
-VkInstance Context::instance() const { return state_->instance; }
-VkPhysicalDevice Context::physical_device() const { return state_->physical; }
-VkDevice Context::device() const { return state_->device; }
+const DeviceInfo& Context::info() const { return state_->info(); }
+VkInstance Context::instance() const { return state_->device().instance; }
+VkPhysicalDevice Context::physical_device() const { return state_->device().physical; }
+VkDevice Context::device() const { return state_->device().device; }
 VkQueue Context::queue() const { return state_->queue; }
 std::uint32_t Context::queue_family() const { return state_->queue_family; }
 
@@ -410,42 +367,45 @@ std::vector<std::string> Context::take_validation_messages() {
 }
 
 Recorder* Context::begin_commands() {
-  detail::ContextState& s = *state_;
+  State& s = *state_;
   if (s.recorder) throw Error("Context::run called while another run is recording");
-  check(vkResetCommandBuffer(s.command_buffer, 0), "vkResetCommandBuffer", s.info.name);
+  check(vkResetCommandBuffer(s.command_buffer, 0), "vkResetCommandBuffer", s.info().name);
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  check(vkBeginCommandBuffer(s.command_buffer, &begin), "vkBeginCommandBuffer", s.info.name);
-  s.recorder = std::make_unique<Recorder>(s, s.command_buffer);
+  check(vkBeginCommandBuffer(s.command_buffer, &begin), "vkBeginCommandBuffer", s.info().name);
+  s.recorder = std::make_unique<Recorder>(s.device(), s.command_buffer);
   return s.recorder.get();
 }
 
 void Context::abandon_commands() noexcept {
-  detail::ContextState& s = *state_;
+  State& s = *state_;
   vkEndCommandBuffer(s.command_buffer);
   s.recorder.reset();
 }
 
 void Context::submit_and_wait() {
-  detail::ContextState& s = *state_;
+  State& s = *state_;
   s.recorder->finish_for_host();
   s.recorder.reset();
-  check(vkEndCommandBuffer(s.command_buffer), "vkEndCommandBuffer", s.info.name);
+  check(vkEndCommandBuffer(s.command_buffer), "vkEndCommandBuffer", s.info().name);
   s.compute->wait(s.compute->submit(s.command_buffer, std::exchange(s.uploaded, {})));
 }
 
-void Context::release_cached_memory() { state_->release_cached_memory(); }
-
-HostTransferStats Context::host_transfer_stats() const {
-  const detail::ContextState& s = *state_;
-  HostTransferStats stats;
-  if (s.transfers_) {
-    stats.staged_bytes = s.transfers_->staged_bytes();
-    stats.imported_bytes = s.transfers_->imported_bytes();
-    stats.staging_bytes = s.transfers_->staging_bytes_held();
-  }
-  for (const Buffer& b : s.reusable) stats.reusable_bytes += b.bytes();
-  return stats;
+double Context::run_timed(const std::function<void(Recorder&)>& record) {
+  TimestampQueries queries(*this, 2);
+  run([&](Recorder& r) {
+    r.reset_queries(queries.pool(), 0, 2);
+    r.write_timestamp(queries.pool(), 0);
+    record(r);
+    r.write_timestamp(queries.pool(), 1);
+  });
+  return queries.elapsed_ns(0, 1);
 }
+
+
+TimestampQueries::TimestampQueries(Context& ctx, std::uint32_t count)
+    : TimestampQueries(detail::compute_device(ctx).device, count) {}
+
+const Pipeline& pipeline(Context& ctx, const PipelineDesc& desc) { return pipeline(detail::compute_device(ctx), desc); }
 
 }  // namespace vkc

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/check.hpp"
 #include "core/loader.hpp"
 
 namespace vkc {
@@ -149,12 +150,12 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, std::uint32_t index) {
   info.min_subgroup_size = size_control ? size_props.minSubgroupSize : subgroup.subgroupSize;
   info.max_subgroup_size = size_control ? size_props.maxSubgroupSize : subgroup.subgroupSize;
   info.subgroup_operations = subgroup_operation_names(subgroup.supportedOperations);
-  info.subgroup_partitioned = (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_PARTITIONED_BIT_NV) != 0;
   info.shared_memory_bytes = limits.maxComputeSharedMemorySize;
   info.max_workgroup_invocations = limits.maxComputeWorkGroupInvocations;
   std::copy_n(limits.maxComputeWorkGroupSize, 3, info.max_workgroup_size.begin());
   std::copy_n(limits.maxComputeWorkGroupCount, 3, info.max_workgroup_count.begin());
   info.max_storage_buffer_range = limits.maxStorageBufferRange;
+  info.storage_offset_alignment = limits.minStorageBufferOffsetAlignment;
   info.max_allocation_bytes = maintenance3.maxMemoryAllocationSize;
   info.host_import_alignment = host_import ? import_props.minImportedHostPointerAlignment : 0;
   info.timestamp_period_ns = limits.timestampPeriod;
@@ -202,6 +203,22 @@ std::uint32_t choose_device(const std::vector<DeviceInfo>& devices, const std::s
   const auto best = std::min_element(devices.begin(), devices.end(),
                                      [&](const DeviceInfo& a, const DeviceInfo& b) { return rank(a.type) < rank(b.type); });
   return best->index;
+}
+
+Device describe_device(VkInstance instance, VkPhysicalDevice physical) {
+  std::uint32_t count = 0;
+  check(vkEnumeratePhysicalDevices(instance, &count, nullptr), "vkEnumeratePhysicalDevices");
+  std::vector<VkPhysicalDevice> devices(count);
+  check(vkEnumeratePhysicalDevices(instance, &count, devices.data()), "vkEnumeratePhysicalDevices");
+  const auto end = devices.begin() + count;
+  const auto found = std::find(devices.begin(), end, physical);
+  if (found == end) throw Error("the VkPhysicalDevice is not one of the VkInstance's devices");
+  Device d;
+  d.instance = instance;
+  d.physical = physical;
+  d.info = query_device_info(physical, static_cast<std::uint32_t>(found - devices.begin()));
+  vkGetPhysicalDeviceMemoryProperties(physical, &d.memory);
+  return d;
 }
 
 }  // namespace detail

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/device.hpp"
 #include "vkc/context.hpp"
 
 namespace vkc::detail {

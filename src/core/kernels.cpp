@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/device.hpp"
 #include "core/pipeline.hpp"
 
 namespace vkc {
@@ -32,5 +33,17 @@ void record_affine(Context& ctx, Recorder& r, const Buffer& src, const Buffer& d
                                      .push_bytes = sizeof(AffineParams)});
   r.dispatch(p, {reads(src), writes(dst)}, params, groups_for(params.count, std::uint64_t{wg} * tuning.items));
 }
+
+void Context::copy(const Buffer& src, const Buffer& dst, std::uint64_t bytes) {
+  run([&](Recorder& r) { record_copy(r, src, dst, bytes); });
+}
+
+void Context::record_copy(Recorder& r, const Buffer& src, const Buffer& dst, std::uint64_t bytes) {
+  if (bytes % 4 != 0) throw Error("Context::copy needs a multiple of 4 bytes, got " + std::to_string(bytes));
+  detail::check_buffer_range(src, 0, bytes, "copy source");
+  detail::check_buffer_range(dst, 0, bytes, "copy destination");
+  vkc::record_copy(*this, r, src.handle(), dst.handle(), bytes / 4);
+}
+
 
 }  // namespace vkc

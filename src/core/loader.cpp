@@ -18,6 +18,7 @@ VKC_DEVICE_FUNCTIONS(VKC_DEFINE)
 
 namespace {
 PFN_vkGetInstanceProcAddr get_instance_proc = nullptr;
+bool opened = false;
 
 void open_loader() {
   const char* override_name = std::getenv("VKC_VULKAN_LIBRARY");
@@ -27,6 +28,7 @@ void open_loader() {
     throw Error("cannot open the Vulkan loader (" + file +
                 "): install libvulkan1 (Debian: apt-get install libvulkan1 mesa-vulkan-drivers)");
   }
+  opened = true;
   get_instance_proc = reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(library, "vkGetInstanceProcAddr"));
   if (!get_instance_proc) throw Error(file + " does not export vkGetInstanceProcAddr");
 #define VKC_LOAD(name) name = reinterpret_cast<PFN_##name>(get_instance_proc(nullptr, #name));
@@ -49,11 +51,22 @@ void load_loader() {
   if (!failure.empty()) throw Error(failure);
 }
 
-void load_instance(VkInstance instance) {
-#define VKC_LOAD(name) name = reinterpret_cast<PFN_##name>(get_instance_proc(instance, #name));
+namespace {
+void bind_instance_functions(PFN_vkGetInstanceProcAddr get, VkInstance instance) {
+#define VKC_LOAD(name) name = reinterpret_cast<PFN_##name>(get(instance, #name));
   VKC_INSTANCE_FUNCTIONS(VKC_LOAD)
   VKC_DEVICE_FUNCTIONS(VKC_LOAD)
 #undef VKC_LOAD
 }
+}  // namespace
+
+void load_instance(VkInstance instance) { bind_instance_functions(get_instance_proc, instance); }
+
+void load_instance_from(PFN_vkGetInstanceProcAddr get_instance_proc_addr, VkInstance instance) {
+  if (!get_instance_proc_addr) throw Error("vkGetInstanceProcAddr is null");
+  bind_instance_functions(get_instance_proc_addr, instance);
+}
+
+bool loader_opened() { return opened; }
 
 }  // namespace vkc::vk

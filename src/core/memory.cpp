@@ -1,4 +1,4 @@
-// Device-local buffers, staging transfers and the shader copy.
+// Buffers and their memory on one device: allocation, memory types, the host-written constants.
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -8,10 +8,9 @@
 #include <utility>
 
 #include "core/check.hpp"
-#include "core/kernels.hpp"
 #include "core/loader.hpp"
-#include "core/pipeline.hpp"
-#include "core/state.hpp"
+#include "core/access.hpp"
+#include "core/device.hpp"
 
 namespace vkc {
 using namespace vk;
@@ -37,18 +36,11 @@ void check_buffer_size(const DeviceInfo& info, std::uint64_t bytes) {
   }
 }
 
-void check_range(const Buffer& b, std::uint64_t offset, std::uint64_t bytes, const char* what) {
-  if (offset > b.bytes() || bytes > b.bytes() - offset) {
-    throw Error(std::string(what) + " of " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) +
-                " does not fit a buffer of " + std::to_string(b.bytes()) + " bytes");
-  }
-}
-
 }  // namespace
 
 namespace detail {
 
-void allocate_buffer(const ContextState& s, std::uint64_t bytes, VkBufferUsageFlags usage,
+void allocate_buffer(const Device& s, std::uint64_t bytes, VkBufferUsageFlags usage,
                      VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred, bool shared, VkBuffer& buffer,
                      VkDeviceMemory& memory) {
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
@@ -77,72 +69,26 @@ void allocate_buffer(const ContextState& s, std::uint64_t bytes, VkBufferUsageFl
   check(vkBindBufferMemory(s.device, buffer, memory, 0), "vkBindBufferMemory", s.info.name);
 }
 
-std::uint64_t ContextState::device_memory_limit() const {
-  return memory_limit ? memory_limit : info.device_local_bytes() / 10 * 9;
+std::uint32_t Device::memory_type(std::uint32_t type_bits, VkMemoryPropertyFlags required,
+                                  VkMemoryPropertyFlags preferred) const {
+  for (const VkMemoryPropertyFlags want : {required | preferred, required}) {
+    for (std::uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+      if ((type_bits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & want) == want) return i;
+    }
+  }
+  throw Error("'" + info.name + "' has no memory type with the needed properties");
 }
 
-const std::vector<Buffer>& ContextState::reusable_buffers(std::span<const std::uint64_t> bytes) {
-  if (reusable.size() < bytes.size()) reusable.resize(bytes.size());
-  const std::uint64_t limit = device_memory_limit();
-  const std::uint64_t per_buffer = largest_buffer_bytes(info);
-  const auto missing = [&](std::size_t i) { return bytes[i] && !(reusable[i] && reusable[i].bytes() >= bytes[i]); };
-  // A quarter past the request, so that growing sizes reallocate rarely.
-  const auto grown = [&](std::size_t i) { return std::max(bytes[i], std::min(bytes[i] + bytes[i] / 4, per_buffer)); };
-  std::uint64_t exact_total = 0, total = 0;
-  for (std::size_t i = 0; i < reusable.size(); ++i) {
-    if (i < bytes.size()) exact_total += bytes[i];
-    total += i < bytes.size() && missing(i) ? grown(i) : reusable[i].bytes();
+void check_buffer_range(const Buffer& b, std::uint64_t offset, std::uint64_t bytes, const char* what) {
+  if (offset > b.bytes() || bytes > b.bytes() - offset) {
+    throw Error(std::string(what) + " of " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) +
+                " does not fit a buffer of " + std::to_string(b.bytes()) + " bytes");
   }
-  if (exact_total > limit) {
-    throw Error("a sort needing " + bytes_text(exact_total) + " of device memory on '" + info.name +
-                "' passes the device memory limit of " + bytes_text(limit));
-  }
-  // Over the limit with the slack and the buffers kept: start afresh at the exact sizes.
-  const bool exact = total > limit;
-  if (exact) {
-    release_cached_memory();
-    reusable.resize(bytes.size());
-  }
-  try {
-    for (std::size_t i = 0; i < bytes.size(); ++i) {
-      if (!missing(i)) continue;
-      reusable[i] = Buffer();
-      reusable[i] = create_device_buffer(*this, exact ? bytes[i] : grown(i));
-    }
-  } catch (const Error&) {
-    // Memory held for the other buffers' slack and for staging may be what is missing: free it
-    // all, and allocate each buffer at its size once more.
-    release_cached_memory();
-    reusable.resize(bytes.size());
-    for (std::size_t i = 0; i < bytes.size(); ++i) {
-      if (bytes[i]) reusable[i] = create_device_buffer(*this, bytes[i]);
-    }
-  }
-  return reusable;
 }
 
 std::uint64_t largest_buffer_bytes(const DeviceInfo& info) {
   return std::min<std::uint64_t>(info.max_storage_buffer_range,
                                  info.max_allocation_bytes ? info.max_allocation_bytes : ~0ull);
-}
-
-std::uint64_t resolve_memory_limit(std::uint64_t option) {
-  if (option) return option;
-  const char* text = std::getenv("VKC_DEVICE_MEMORY_LIMIT");
-  if (!text || !*text) return 0;
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long number = std::strtoull(text, &end, 10);
-  const std::string suffix = end;
-  static const std::string units = "KMGT";
-  const auto unit = suffix.size() == 1 ? units.find(static_cast<char>(std::toupper(suffix[0]))) : std::string::npos;
-  const unsigned shift = unit == std::string::npos ? 0 : 10 * static_cast<unsigned>(unit + 1);
-  if (!std::isdigit(static_cast<unsigned char>(text[0])) || errno || !(suffix.empty() || unit != std::string::npos) || number == 0 ||
-      number > (~0ull >> shift)) {
-    throw Error(std::string("VKC_DEVICE_MEMORY_LIMIT='") + text +
-                "' is not a size (a positive number of bytes, or one with a K, M, G or T suffix)");
-  }
-  return number << shift;
 }
 
 }  // namespace detail
@@ -173,44 +119,32 @@ void Buffer::release() noexcept {
   memory_ = VK_NULL_HANDLE;
 }
 
-Buffer detail::create_device_buffer(const ContextState& s, std::uint64_t bytes) {
+namespace detail {
+
+Buffer create_device_buffer(const Device& s, std::uint64_t bytes) {
   check_buffer_size(s.info, bytes);
-  Buffer b;
-  b.device_ = s.device;
-  b.bytes_ = bytes;
   const VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                    VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
-  detail::allocate_buffer(s, bytes, usage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, true, b.buffer_, b.memory_);
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  allocate_buffer(s, bytes, usage, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0, true, buffer, memory);
+  return ContextAccess::make_buffer(s.device, buffer, memory, bytes);
+}
+
+Buffer create_host_written_buffer(const Device& s, const void* data, std::uint64_t bytes,
+                                  VkMemoryPropertyFlags required) {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  allocate_buffer(s, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, required | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                  VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, 0, true, buffer, memory);
+  Buffer b = ContextAccess::make_buffer(s.device, buffer, memory, bytes);
+  void* mapped = nullptr;
+  check(vkMapMemory(s.device, memory, 0, VK_WHOLE_SIZE, 0, &mapped), "vkMapMemory", s.info.name);
+  std::memcpy(mapped, data, bytes);
+  vkUnmapMemory(s.device, memory);
   return b;
 }
 
-Buffer Context::create_buffer(std::uint64_t bytes) { return detail::create_device_buffer(*state_, bytes); }
-
-void Context::upload(const Buffer& dst, const void* src, std::uint64_t bytes, std::uint64_t dst_offset) {
-  check_range(dst, dst_offset, bytes, "upload");
-  if (bytes == 0) return;
-  detail::TransferEngine& engine = state_->transfers();
-  const detail::UploadPart part{detail::read_memory(src), dst.handle(), dst_offset, bytes};
-  state_->uploaded = engine.upload({&part, 1});
-  engine.queue().wait(state_->uploaded);
-}
-
-void Context::download(const Buffer& src, void* dst, std::uint64_t bytes, std::uint64_t src_offset) {
-  check_range(src, src_offset, bytes, "download");
-  if (bytes == 0) return;
-  const detail::DownloadPart part{src.handle(), src_offset, bytes, detail::write_memory(dst)};
-  state_->transfers().download({&part, 1}, state_->compute->last());
-}
-
-void Context::copy(const Buffer& src, const Buffer& dst, std::uint64_t bytes) {
-  run([&](Recorder& r) { record_copy(r, src, dst, bytes); });
-}
-
-void Context::record_copy(Recorder& r, const Buffer& src, const Buffer& dst, std::uint64_t bytes) {
-  if (bytes % 4 != 0) throw Error("Context::copy needs a multiple of 4 bytes, got " + std::to_string(bytes));
-  check_range(src, 0, bytes, "copy source");
-  check_range(dst, 0, bytes, "copy destination");
-  vkc::record_copy(*this, r, src.handle(), dst.handle(), bytes / 4);
-}
+}  // namespace detail
 
 }  // namespace vkc

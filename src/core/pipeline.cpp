@@ -6,14 +6,13 @@
 
 #include "core/check.hpp"
 #include "core/loader.hpp"
-#include "core/state.hpp"
 
 namespace vkc {
 using namespace vk;
 
 namespace {
 
-VkDescriptorSetLayout create_set_layout(const detail::ContextState& s, std::uint32_t count) {
+VkDescriptorSetLayout create_set_layout(const detail::Device& s, std::uint32_t count) {
   std::vector<VkDescriptorSetLayoutBinding> bindings(count);
   for (std::uint32_t i = 0; i < count; ++i) {
     bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
@@ -28,7 +27,7 @@ VkDescriptorSetLayout create_set_layout(const detail::ContextState& s, std::uint
   return layout;
 }
 
-VkPipelineLayout create_layout(const detail::ContextState& s, VkDescriptorSetLayout set_layout,
+VkPipelineLayout create_layout(const detail::Device& s, VkDescriptorSetLayout set_layout,
                                std::uint32_t push_bytes) {
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
   VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -41,7 +40,7 @@ VkPipelineLayout create_layout(const detail::ContextState& s, VkDescriptorSetLay
   return layout;
 }
 
-VkShaderModule create_module(const detail::ContextState& s, const shaders::Shader& shader) {
+VkShaderModule create_module(const detail::Device& s, const shaders::Shader& shader) {
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   info.codeSize = shader.spirv.size_bytes();
   info.pCode = shader.spirv.data();
@@ -63,7 +62,7 @@ std::string statistic_value(const VkPipelineExecutableStatisticKHR& st) {
 
 // One stderr line per executable of the pipeline: the shader, its specialization and every
 // statistic the driver reports.
-void print_statistics(const detail::ContextState& s, const PipelineDesc& desc, VkPipeline pipeline) {
+void print_statistics(const detail::Device& s, const PipelineDesc& desc, VkPipeline pipeline) {
   VkPipelineInfoKHR pipeline_info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR, nullptr, pipeline};
   std::uint32_t executables = 0;
   if (vkGetPipelineExecutablePropertiesKHR(s.device, &pipeline_info, &executables, nullptr) != VK_SUCCESS) return;
@@ -84,7 +83,8 @@ void print_statistics(const detail::ContextState& s, const PipelineDesc& desc, V
   }
 }
 
-VkPipeline create_pipeline(const detail::ContextState& s, const PipelineDesc& desc, VkPipelineLayout layout) {
+VkPipeline create_pipeline(const detail::Device& s, VkPipelineCache cache, bool statistics, const PipelineDesc& desc,
+                           VkPipelineLayout layout) {
   VkShaderModule module = create_module(s, desc.shader);
   std::vector<VkSpecializationMapEntry> entries;
   for (std::uint32_t i = 0; i < desc.specialization.size(); ++i) {
@@ -111,22 +111,23 @@ VkPipeline create_pipeline(const detail::ContextState& s, const PipelineDesc& de
                 std::to_string(desc.required_subgroup_size) + ", which '" + s.info.name + "' cannot provide");
   }
   info.layout = layout;
-  if (s.pipeline_statistics) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+  if (statistics) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  const VkResult result = vkCreateComputePipelines(s.device, s.pipeline_cache, 1, &info, nullptr, &pipeline);
+  const VkResult result = vkCreateComputePipelines(s.device, cache, 1, &info, nullptr, &pipeline);
   vkDestroyShaderModule(s.device, module, nullptr);
   check(result, "vkCreateComputePipelines(" + std::string(desc.shader.name) + ")", s.info.name);
-  if (s.pipeline_statistics) print_statistics(s, desc, pipeline);
+  if (statistics) print_statistics(s, desc, pipeline);
   return pipeline;
 }
 
 }  // namespace
 
-Pipeline::Pipeline(const detail::ContextState& state, const PipelineDesc& desc) : device_(state.device), desc_(desc) {
+Pipeline::Pipeline(const detail::Device& device, VkPipelineCache cache, bool statistics, const PipelineDesc& desc)
+    : device_(device.device), desc_(desc) {
   try {
-    set_layout_ = create_set_layout(state, desc.bindings);
-    layout_ = create_layout(state, set_layout_, desc.push_bytes);
-    pipeline_ = create_pipeline(state, desc, layout_);
+    set_layout_ = create_set_layout(device, desc.bindings);
+    layout_ = create_layout(device, set_layout_, desc.push_bytes);
+    pipeline_ = create_pipeline(device, cache, statistics, desc, layout_);
   } catch (...) {
     destroy();
     throw;
@@ -144,16 +145,15 @@ void Pipeline::destroy() noexcept {
   set_layout_ = VK_NULL_HANDLE;
 }
 
-const Pipeline& PipelineCache::get(const detail::ContextState& state, const PipelineDesc& desc) {
+const Pipeline& PipelineCache::get(const PipelineDesc& desc) {
   auto it = pipelines_.find(desc);
   if (it == pipelines_.end()) {
-    it = pipelines_.emplace(desc, std::make_unique<Pipeline>(state, desc)).first;
+    it = pipelines_.emplace(desc, std::make_unique<Pipeline>(device_, handle, statistics, desc)).first;
+    ++compiled_;
   }
   return *it->second;
 }
 
-const Pipeline& pipeline(Context& ctx, const PipelineDesc& desc) {
-  return ctx.state().pipelines.get(ctx.state(), desc);
-}
+const Pipeline& pipeline(detail::ComputeDevice& device, const PipelineDesc& desc) { return device.pipelines.get(desc); }
 
 }  // namespace vkc

@@ -11,13 +11,11 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
+#include "core/device.hpp"
 #include "core/shaders.hpp"
-
-namespace vkc::detail {
-struct ContextState;
-}
 
 namespace vkc {
 
@@ -38,7 +36,9 @@ struct PipelineDesc {
 
 class Pipeline {
  public:
-  Pipeline(const detail::ContextState& state, const PipelineDesc& desc);
+  /// Compiles `desc` on `device` through `cache` (may be null); `statistics`: print the driver's
+  /// compiler statistics (VKC_PIPELINE_STATS, which needs VK_KHR_pipeline_executable_properties).
+  Pipeline(const detail::Device& device, VkPipelineCache cache, bool statistics, const PipelineDesc& desc);
   ~Pipeline();
   Pipeline(const Pipeline&) = delete;
   Pipeline& operator=(const Pipeline&) = delete;
@@ -56,19 +56,44 @@ class Pipeline {
   VkPipeline pipeline_ = VK_NULL_HANDLE;
 };
 
-/// Builds each distinct pipeline once per Context; references stay valid while it lives.
+/// Builds each distinct pipeline once per device; references stay valid while it lives.
 class PipelineCache {
  public:
-  const Pipeline& get(const detail::ContextState& state, const PipelineDesc& desc);
+  explicit PipelineCache(const detail::Device& device) : device_(device) {}
+  const Pipeline& get(const PipelineDesc& desc);
   void clear() { pipelines_.clear(); }
-  /// Pipelines built since the Context was created (or last cleared).
+  /// Pipelines held now.
   std::size_t size() const { return pipelines_.size(); }
+  /// Pipelines compiled since creation, clear() or not (tests: recording after prepare compiles none).
+  std::size_t compiled() const { return compiled_; }
+
+  /// The driver's cache every compilation goes through (the engine's, or the persistent file's).
+  VkPipelineCache handle = VK_NULL_HANDLE;
+  bool statistics = false;
 
  private:
+  const detail::Device& device_;
   std::map<PipelineDesc, std::unique_ptr<Pipeline>> pipelines_;
+  std::size_t compiled_ = 0;
 };
 
-/// The pipeline for `desc` on the context's device, built on first use.
+namespace detail {
+/// A device that vkc records on: its facts and handles, and the pipelines built for it. A Context
+/// owns one; a record-only Sorter owns one or shares its Context's.
+struct ComputeDevice {
+  explicit ComputeDevice(Device d = {}) : device(std::move(d)) {}
+  ComputeDevice(const ComputeDevice&) = delete;
+  ComputeDevice& operator=(const ComputeDevice&) = delete;
+  const DeviceInfo& info() const { return device.info; }
+
+  Device device;
+  PipelineCache pipelines{device};
+};
+}  // namespace detail
+
+/// The pipeline for `desc` on the device, built on first use.
+const Pipeline& pipeline(detail::ComputeDevice& device, const PipelineDesc& desc);
+/// The pipeline for `desc` on the context's device.
 class Context;
 const Pipeline& pipeline(Context& ctx, const PipelineDesc& desc);
 

@@ -5,7 +5,6 @@
 #include "core/check.hpp"
 #include "core/loader.hpp"
 #include "core/pipeline.hpp"
-#include "core/state.hpp"
 
 namespace vkc {
 using namespace vk;
@@ -20,10 +19,9 @@ constexpr VkAccessFlags kAllAccess = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADE
                                      VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
 }  // namespace
 
-Recorder::Recorder(const detail::ContextState& state, VkCommandBuffer commands)
-    : state_(state), commands_(commands) {}
+Recorder::Recorder(const detail::Device& device, VkCommandBuffer commands) : device_(device), commands_(commands) {}
 
-const DeviceInfo& Recorder::device() const { return state_.info; }
+const DeviceInfo& Recorder::device() const { return device_.info; }
 
 Recorder::Range Recorder::range_of(VkDeviceSize offset, VkDeviceSize bytes) {
   return {offset, bytes == VK_WHOLE_SIZE ? VK_WHOLE_SIZE : offset + bytes};
@@ -73,7 +71,7 @@ void Recorder::record_global_barrier(VkPipelineStageFlags src_stages, VkPipeline
   VkMemoryBarrier memory{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   memory.srcAccessMask = src_access;
   memory.dstAccessMask = dst_access;
-  vkCmdPipelineBarrier(commands_, src_stages, dst_stages, 0, 1, &memory, 0, nullptr, 0, nullptr);
+  if (!dry()) vkCmdPipelineBarrier(commands_, src_stages, dst_stages, 0, 1, &memory, 0, nullptr, 0, nullptr);
   ++barriers_;
   tracked_.clear();
 }
@@ -113,6 +111,7 @@ void Recorder::bind(const Pipeline& pipeline, std::span<const Binding> bindings,
     w.pBufferInfo = &infos.back();
     writes.push_back(w);
   }
+  if (dry()) return;
   vkCmdBindPipeline(commands_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.handle());
   vkCmdPushDescriptorSetKHR(commands_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout(), 0,
                             static_cast<std::uint32_t>(writes.size()), writes.data());
@@ -133,11 +132,11 @@ Grid grid_for(const DeviceInfo& device, std::uint64_t groups) {
 void Recorder::dispatch(const Pipeline& pipeline, std::span<const Binding> bindings, const void* push,
                         std::uint32_t push_bytes, std::uint64_t groups) {
   if (groups == 0) return;
-  const Grid grid = grid_for(state_.info, groups);
+  const Grid grid = grid_for(device_.info, groups);
   const auto uses = uses_of(bindings);
   prepare(uses);
   bind(pipeline, bindings, push, push_bytes);
-  vkCmdDispatch(commands_, grid.x, grid.y, 1);
+  if (!dry()) vkCmdDispatch(commands_, grid.x, grid.y, 1);
 }
 
 void Recorder::dispatch_indirect(const Pipeline& pipeline, std::span<const Binding> bindings, const void* push,
@@ -147,7 +146,7 @@ void Recorder::dispatch_indirect(const Pipeline& pipeline, std::span<const Bindi
                   false, VK_ACCESS_INDIRECT_COMMAND_READ_BIT});
   prepare(uses);
   bind(pipeline, bindings, push, push_bytes);
-  vkCmdDispatchIndirect(commands_, args, offset);
+  if (!dry()) vkCmdDispatchIndirect(commands_, args, offset);
 }
 
 void Recorder::copy_buffer(VkBuffer src, VkBuffer dst, const VkBufferCopy& region) {
@@ -155,21 +154,21 @@ void Recorder::copy_buffer(VkBuffer src, VkBuffer dst, const VkBufferCopy& regio
       {src, range_of(region.srcOffset, region.size), VK_PIPELINE_STAGE_TRANSFER_BIT, false, VK_ACCESS_TRANSFER_READ_BIT},
       {dst, range_of(region.dstOffset, region.size), VK_PIPELINE_STAGE_TRANSFER_BIT, true, VK_ACCESS_TRANSFER_WRITE_BIT}};
   prepare(uses);
-  vkCmdCopyBuffer(commands_, src, dst, 1, &region);
+  if (!dry()) vkCmdCopyBuffer(commands_, src, dst, 1, &region);
 }
 
 void Recorder::fill_buffer(VkBuffer dst, VkDeviceSize offset, VkDeviceSize bytes, std::uint32_t value) {
   const Use uses[] = {{dst, range_of(offset, bytes), VK_PIPELINE_STAGE_TRANSFER_BIT, true, VK_ACCESS_TRANSFER_WRITE_BIT}};
   prepare(uses);
-  vkCmdFillBuffer(commands_, dst, offset, bytes, value);
+  if (!dry()) vkCmdFillBuffer(commands_, dst, offset, bytes, value);
 }
 
 void Recorder::write_timestamp(VkQueryPool pool, std::uint32_t query) {
-  vkCmdWriteTimestamp(commands_, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, pool, query);
+  if (!dry()) vkCmdWriteTimestamp(commands_, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, pool, query);
 }
 
 void Recorder::reset_queries(VkQueryPool pool, std::uint32_t first, std::uint32_t count) {
-  vkCmdResetQueryPool(commands_, pool, first, count);
+  if (!dry()) vkCmdResetQueryPool(commands_, pool, first, count);
 }
 
 void Recorder::barrier_all() {
@@ -180,28 +179,28 @@ void Recorder::barrier_all() {
 
 void Recorder::finish_for_host() { barrier(VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT); }
 
-TimestampQueries::TimestampQueries(const Context& ctx, std::uint32_t count) : state_(ctx.state()), count_(count) {
-  if (state_.info.timestamp_valid_bits == 0) {
-    throw Error("the compute queue of '" + state_.info.name + "' does not support timestamps");
+TimestampQueries::TimestampQueries(const detail::Device& device, std::uint32_t count) : device_(device), count_(count) {
+  if (device_.info.timestamp_valid_bits == 0) {
+    throw Error("the compute queue of '" + device_.info.name + "' does not support timestamps");
   }
   VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
   info.queryType = VK_QUERY_TYPE_TIMESTAMP;
   info.queryCount = count;
-  check(vkCreateQueryPool(state_.device, &info, nullptr, &pool_), "vkCreateQueryPool", state_.info.name);
+  check(vkCreateQueryPool(device_.device, &info, nullptr, &pool_), "vkCreateQueryPool", device_.info.name);
 }
 
-TimestampQueries::~TimestampQueries() { vkDestroyQueryPool(state_.device, pool_, nullptr); }
+TimestampQueries::~TimestampQueries() { vkDestroyQueryPool(device_.device, pool_, nullptr); }
 
 std::vector<std::uint64_t> TimestampQueries::read_ticks() const {
   std::vector<std::uint64_t> ticks(count_);
-  check(vkGetQueryPoolResults(state_.device, pool_, 0, count_, ticks.size() * sizeof(std::uint64_t), ticks.data(),
+  check(vkGetQueryPoolResults(device_.device, pool_, 0, count_, ticks.size() * sizeof(std::uint64_t), ticks.data(),
                               sizeof(std::uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-        "vkGetQueryPoolResults", state_.info.name);
+        "vkGetQueryPoolResults", device_.info.name);
   return ticks;
 }
 
 std::uint64_t TimestampQueries::tick_mask() const {
-  const std::uint32_t bits = state_.info.timestamp_valid_bits;
+  const std::uint32_t bits = device_.info.timestamp_valid_bits;
   return bits >= 64 ? ~0ull : ((1ull << bits) - 1);
 }
 
@@ -209,27 +208,16 @@ std::vector<double> TimestampQueries::read_ns() const {
   const auto ticks = read_ticks();
   std::vector<double> ns(count_);
   for (std::uint32_t i = 0; i < count_; ++i) {
-    ns[i] = static_cast<double>(ticks[i] & tick_mask()) * state_.info.timestamp_period_ns;
+    ns[i] = static_cast<double>(ticks[i] & tick_mask()) * device_.info.timestamp_period_ns;
   }
   return ns;
-}
-
-double Context::run_timed(const std::function<void(Recorder&)>& record) {
-  TimestampQueries queries(*this, 2);
-  run([&](Recorder& r) {
-    r.reset_queries(queries.pool(), 0, 2);
-    r.write_timestamp(queries.pool(), 0);
-    record(r);
-    r.write_timestamp(queries.pool(), 1);
-  });
-  return queries.elapsed_ns(0, 1);
 }
 
 double TimestampQueries::elapsed_ns(std::uint32_t first, std::uint32_t last) const {
   const auto ticks = read_ticks();
   // Modular difference: counters narrower than 64 bits may wrap between the two queries.
   const std::uint64_t delta = (ticks.at(last) - ticks.at(first)) & tick_mask();
-  return static_cast<double>(delta) * state_.info.timestamp_period_ns;
+  return static_cast<double>(delta) * device_.info.timestamp_period_ns;
 }
 
 }  // namespace vkc

@@ -22,6 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/device.hpp"
 #include "vkc/context.hpp"
 
 namespace vkc {
@@ -51,7 +52,9 @@ Grid grid_for(const DeviceInfo& device, std::uint64_t groups);
 
 class Recorder {
  public:
-  Recorder(const detail::ContextState& state, VkCommandBuffer commands);
+  /// Records into `commands`; a null `commands` records nothing (a dry run: the recording code
+  /// runs, asks for its pipelines and places its barriers, but no command is written).
+  Recorder(const detail::Device& device, VkCommandBuffer commands);
 
   VkCommandBuffer commands() const { return commands_; }
   const DeviceInfo& device() const;
@@ -119,7 +122,9 @@ class Recorder {
             std::uint32_t push_bytes);
   std::vector<Use> uses_of(std::span<const Binding> bindings) const;
 
-  const detail::ContextState& state_;
+  bool dry() const { return commands_ == VK_NULL_HANDLE; }
+
+  const detail::Device& device_;
   VkCommandBuffer commands_;
   std::unordered_map<VkBuffer, Tracked> tracked_;
   std::uint32_t barriers_ = 0;
@@ -128,7 +133,8 @@ class Recorder {
 /// A pool of GPU timestamps, read back in nanoseconds.
 class TimestampQueries {
  public:
-  TimestampQueries(const Context& ctx, std::uint32_t count);
+  TimestampQueries(const detail::Device& device, std::uint32_t count);
+  TimestampQueries(Context& ctx, std::uint32_t count);
   ~TimestampQueries();
   TimestampQueries(const TimestampQueries&) = delete;
   TimestampQueries& operator=(const TimestampQueries&) = delete;
@@ -143,7 +149,7 @@ class TimestampQueries {
  private:
   std::vector<std::uint64_t> read_ticks() const;
   std::uint64_t tick_mask() const;
-  const detail::ContextState& state_;
+  const detail::Device& device_;
   VkQueryPool pool_ = VK_NULL_HANDLE;
   std::uint32_t count_;
 };

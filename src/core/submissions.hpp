@@ -9,10 +9,9 @@
 
 #include "core/queue.hpp"
 #include "core/recorder.hpp"
+#include "core/state.hpp"
 
 namespace vkc::detail {
-
-struct ContextState;
 
 class Submissions {
  public:

@@ -5,7 +5,6 @@
 
 #include "core/check.hpp"
 #include "core/loader.hpp"
-#include "core/state.hpp"
 
 namespace vkc::detail {
 using namespace vk;
@@ -38,9 +37,9 @@ ImportedMemory::~ImportedMemory() {
   vkFreeMemory(device_, memory_, nullptr);
 }
 
-TransferEngine::TransferEngine(const ContextState& state, TimelineQueue& queue, unsigned lanes,
+TransferEngine::TransferEngine(const Device& device, TimelineQueue& queue, unsigned lanes,
                                std::uint64_t chunk_bytes)
-    : state_(state), queue_(queue), chunk_bytes_(chunk_bytes), lanes_(lanes), pool_(lanes) {
+    : device_(device), queue_(queue), chunk_bytes_(chunk_bytes), lanes_(lanes), pool_(lanes) {
 }
 
 TransferEngine::~TransferEngine() {
@@ -51,7 +50,7 @@ TransferEngine::~TransferEngine() {
     }
   }
   for (Lane& lane : lanes_) {
-    if (lane.pool) vkDestroyCommandPool(state_.device, lane.pool, nullptr);
+    if (lane.pool) vkDestroyCommandPool(device_.device, lane.pool, nullptr);
   }
 }
 
@@ -61,14 +60,14 @@ void TransferEngine::prepare(Lane& lane) {
   VkCommandPoolCreateInfo info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   info.queueFamilyIndex = queue_.family();
-  check(vkCreateCommandPool(state_.device, &info, nullptr, &lane.pool), "vkCreateCommandPool", state_.info.name);
+  check(vkCreateCommandPool(device_.device, &info, nullptr, &lane.pool), "vkCreateCommandPool", device_.info.name);
   for (Slot& slot : lane.slots) {
     VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     alloc.commandPool = lane.pool;
     alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     alloc.commandBufferCount = 1;
-    check(vkAllocateCommandBuffers(state_.device, &alloc, &slot.commands), "vkAllocateCommandBuffers",
-          state_.info.name);
+    check(vkAllocateCommandBuffers(device_.device, &alloc, &slot.commands), "vkAllocateCommandBuffers",
+          device_.info.name);
   }
 }
 
@@ -76,18 +75,18 @@ void TransferEngine::allocate_staging(Slot& slot) {
   if (slot.buffer) return;
   // Cached memory: the host reads downloads from it at memory speed, and the device's copies
   // snoop it either way (coherent).
-  allocate_buffer(state_, chunk_bytes_, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+  allocate_buffer(device_, chunk_bytes_, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                   VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
                   VK_MEMORY_PROPERTY_HOST_CACHED_BIT, false, slot.buffer, slot.memory);
   void* mapped = nullptr;
-  check(vkMapMemory(state_.device, slot.memory, 0, VK_WHOLE_SIZE, 0, &mapped), "vkMapMemory", state_.info.name);
+  check(vkMapMemory(device_.device, slot.memory, 0, VK_WHOLE_SIZE, 0, &mapped), "vkMapMemory", device_.info.name);
   slot.mapped = static_cast<std::byte*>(mapped);
 }
 
 void TransferEngine::free_staging(Slot& slot) {
   if (!slot.buffer) return;
-  vkDestroyBuffer(state_.device, slot.buffer, nullptr);
-  vkFreeMemory(state_.device, slot.memory, nullptr);  // unmaps too
+  vkDestroyBuffer(device_.device, slot.buffer, nullptr);
+  vkFreeMemory(device_.device, slot.memory, nullptr);  // unmaps too
   slot.buffer = VK_NULL_HANDLE;
   slot.memory = VK_NULL_HANDLE;
   slot.mapped = nullptr;
@@ -113,10 +112,10 @@ void TransferEngine::release_staging() {
 // Records one copy into the slot's command buffer, whose previous submission has completed.
 void TransferEngine::record_copy(Slot& slot, VkBuffer src, std::uint64_t src_offset, VkBuffer dst,
                                  std::uint64_t dst_offset, std::uint64_t bytes, bool for_host) {
-  check(vkResetCommandBuffer(slot.commands, 0), "vkResetCommandBuffer", state_.info.name);
+  check(vkResetCommandBuffer(slot.commands, 0), "vkResetCommandBuffer", device_.info.name);
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  check(vkBeginCommandBuffer(slot.commands, &begin), "vkBeginCommandBuffer", state_.info.name);
+  check(vkBeginCommandBuffer(slot.commands, &begin), "vkBeginCommandBuffer", device_.info.name);
   const VkBufferCopy region{src_offset, dst_offset, bytes};
   vkCmdCopyBuffer(slot.commands, src, dst, 1, &region);
   if (for_host) {
@@ -127,7 +126,7 @@ void TransferEngine::record_copy(Slot& slot, VkBuffer src, std::uint64_t src_off
     vkCmdPipelineBarrier(slot.commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0,
                          nullptr, 0, nullptr);
   }
-  check(vkEndCommandBuffer(slot.commands), "vkEndCommandBuffer", state_.info.name);
+  check(vkEndCommandBuffer(slot.commands), "vkEndCommandBuffer", device_.info.name);
 }
 
 // Cuts the parts into chunks that spread over the lanes: each lane gets a share when the data
@@ -218,15 +217,15 @@ void TransferEngine::download(std::span<const DownloadPart> parts, TimelinePoint
 }
 
 std::unique_ptr<ImportedMemory> TransferEngine::import(const void* data, std::uint64_t bytes) {
-  const std::uint64_t alignment = state_.info.host_import_alignment;
+  const std::uint64_t alignment = device_.info.host_import_alignment;
   if (alignment == 0 || bytes == 0) return nullptr;
   const auto address = reinterpret_cast<std::uintptr_t>(data);
   const std::uintptr_t begin = address / alignment * alignment;
   const std::uint64_t size = round_up(address + bytes - begin, alignment);
-  if (state_.info.max_allocation_bytes && size > state_.info.max_allocation_bytes) return nullptr;
+  if (device_.info.max_allocation_bytes && size > device_.info.max_allocation_bytes) return nullptr;
   void* host = reinterpret_cast<void*>(begin);
   VkMemoryHostPointerPropertiesEXT properties{VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
-  if (vkGetMemoryHostPointerPropertiesEXT(state_.device, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, host,
+  if (vkGetMemoryHostPointerPropertiesEXT(device_.device, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, host,
                                           &properties) != VK_SUCCESS) {
     return nullptr;
   }
@@ -237,9 +236,9 @@ std::unique_ptr<ImportedMemory> TransferEngine::import(const void* data, std::ui
   info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   VkBuffer buffer = VK_NULL_HANDLE;
-  if (vkCreateBuffer(state_.device, &info, nullptr, &buffer) != VK_SUCCESS) return nullptr;
+  if (vkCreateBuffer(device_.device, &info, nullptr, &buffer) != VK_SUCCESS) return nullptr;
   VkMemoryRequirements req{};
-  vkGetBufferMemoryRequirements(state_.device, buffer, &req);
+  vkGetBufferMemoryRequirements(device_.device, buffer, &req);
   const std::uint32_t types = req.memoryTypeBits & properties.memoryTypeBits;
   VkImportMemoryHostPointerInfoEXT import{VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT};
   import.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
@@ -248,13 +247,13 @@ std::unique_ptr<ImportedMemory> TransferEngine::import(const void* data, std::ui
   alloc.allocationSize = size;
   alloc.memoryTypeIndex = types ? static_cast<std::uint32_t>(__builtin_ctz(types)) : 0;
   VkDeviceMemory memory = VK_NULL_HANDLE;
-  if (types == 0 || req.size > size || vkAllocateMemory(state_.device, &alloc, nullptr, &memory) != VK_SUCCESS ||
-      vkBindBufferMemory(state_.device, buffer, memory, 0) != VK_SUCCESS) {
-    if (memory) vkFreeMemory(state_.device, memory, nullptr);
-    vkDestroyBuffer(state_.device, buffer, nullptr);
+  if (types == 0 || req.size > size || vkAllocateMemory(device_.device, &alloc, nullptr, &memory) != VK_SUCCESS ||
+      vkBindBufferMemory(device_.device, buffer, memory, 0) != VK_SUCCESS) {
+    if (memory) vkFreeMemory(device_.device, memory, nullptr);
+    vkDestroyBuffer(device_.device, buffer, nullptr);
     return nullptr;
   }
-  return std::make_unique<ImportedMemory>(state_.device, buffer, memory, address - begin);
+  return std::make_unique<ImportedMemory>(device_.device, buffer, memory, address - begin);
 }
 
 }  // namespace vkc::detail

@@ -14,13 +14,12 @@
 #include <span>
 #include <vector>
 
+#include "core/device.hpp"
 #include "core/queue.hpp"
-#include "vkc/context.hpp"
 #include "core/worker_pool.hpp"
+#include "vkc/context.hpp"
 
 namespace vkc::detail {
-
-struct ContextState;
 
 using vkc::HostRead;
 using vkc::HostWrite;
@@ -64,7 +63,7 @@ class ImportedMemory {
 class TransferEngine {
  public:
   /// `lanes` threads, each with two staging buffers of `chunk_bytes`, submitting to `queue`.
-  TransferEngine(const ContextState& state, TimelineQueue& queue, unsigned lanes, std::uint64_t chunk_bytes);
+  TransferEngine(const Device& device, TimelineQueue& queue, unsigned lanes, std::uint64_t chunk_bytes);
   ~TransferEngine();
   TransferEngine(const TransferEngine&) = delete;
   TransferEngine& operator=(const TransferEngine&) = delete;
@@ -119,7 +118,7 @@ class TransferEngine {
   void download_lane(unsigned lane, unsigned lanes_used, std::span<const DownloadPart> parts,
                      const std::vector<Chunk>& chunks, TimelinePoint after);
 
-  const ContextState& state_;
+  const Device& device_;
   TimelineQueue& queue_;
   std::uint64_t chunk_bytes_;
   std::vector<Lane> lanes_;

@@ -1,14 +1,17 @@
-// The interface every sorting algorithm implements, and the job the dispatcher hands it.
+// The interface every sorting algorithm implements, and the job it records.
 //
 // A new algorithm is one file here (a class deriving from Algorithm plus a function returning
 // its instance), its shaders under shaders/sort/, one row in dispatcher.cpp, and its tests.
+// Choosing and planning a sort is planner.hpp's; recording a planned one is record.hpp's.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 
+#include <vector>
+
+#include "core/pipeline.hpp"
 #include "core/recorder.hpp"
-#include "sort/radix_policy.hpp"
 #include "vkc/sort.hpp"
 
 namespace vkc::sorting {
@@ -17,16 +20,11 @@ namespace vkc::sorting {
 constexpr std::uint32_t kVendorNvidia = 0x10DE;
 constexpr std::uint32_t kVendorAmd = 0x1002;
 
-/// The dispatcher keeps the element count at the start of the temporary buffer; the
-/// algorithm's scratch follows at this offset (a multiple of every storage-buffer alignment).
-constexpr std::uint64_t kScratchOffset = 256;
-
 /// One sort, as recorded: buffers with their offsets and the sizes known on the host.
 struct Job {
   KeyType key_type = KeyType::u32;
   ValueType value_type = ValueType::none;
   SortOrder order = SortOrder::ascending;
-  RadixScan radix_scan = RadixScan::automatic;
   /// Upper bound of the element count: dispatches are sized for it.
   std::uint64_t max_count = 0;
   /// Where the GPU finds the element count (one uint32, <= max_count). Always valid.
@@ -51,15 +49,26 @@ std::uint32_t key_kind(KeyType type);
 class SortPlan {
  public:
   virtual ~SortPlan() = default;
-  /// Scratch bytes the algorithm needs beyond what the dispatcher reserves for itself.
+  /// Scratch bytes the algorithm needs beyond what the dispatcher reserves for itself: what the
+  /// algorithm's temporary_bytes gives for the planned desc.
   virtual std::uint64_t temporary_bytes() const = 0;
   /// Whether every kernel takes min(count word, job.max_count) as the count: then a sort whose
-  /// count the host knows binds a word no count exceeds (ContextState::count_ceiling) instead of
-  /// filling the count in, which saves a fill and the barrier after it.
+  /// count the host knows binds a word no count exceeds (record.hpp, SortDevice::count_ceiling)
+  /// instead of filling the count in, which saves a fill and the barrier after it.
   virtual bool clamps_count() const { return false; }
   /// Records the sort (job.max_count is the planned count). The recorder places barriers
   /// between the algorithm's own commands; everything the job's buffers held before is visible.
-  virtual void record(Context& ctx, Recorder& r, const Job& job) const = 0;
+  virtual void record(detail::ComputeDevice& ctx, Recorder& r, const Job& job) const = 0;
+};
+
+/// Temporary bytes bounded by a line over a range of counts: for every n up to `up_to` (and past
+/// the previous bound's), temporary_bytes(n) <= n * numerator / denominator + fixed. An
+/// algorithm's bounds, in increasing `up_to`, let in_core_capacity solve for the largest count in
+/// closed form.
+struct TemporaryBound {
+  std::uint64_t up_to = 0;
+  std::uint64_t numerator = 0, denominator = 1;
+  std::uint64_t fixed = 0;
 };
 
 class Algorithm {
@@ -67,56 +76,26 @@ class Algorithm {
   virtual ~Algorithm() = default;
   virtual SortAlgorithm id() const = 0;
   virtual bool stable() const = 0;
-  /// Plans a sort; `edit` changes the radix sort's policy (tests, probes) and nothing else.
-  virtual std::unique_ptr<SortPlan> plan(const DeviceInfo& device, const SortDesc& desc,
-                                         const RadixPolicyEdit& edit) const = 0;
+  /// Scratch bytes of a sort of up to desc.max_count elements, in closed form (no plan is built).
+  virtual std::uint64_t temporary_bytes(const DeviceInfo& device, const SortDesc& desc) const = 0;
+  /// temporary_bytes bounded by lines, by ranges of counts that end at UINT32_MAX.
+  virtual std::vector<TemporaryBound> temporary_bounds(const DeviceInfo& device, const SortDesc& desc) const = 0;
+  virtual std::unique_ptr<SortPlan> plan(const DeviceInfo& device, const SortDesc& desc) const = 0;
 };
+
+/// One bound for every count: temporary bytes that do not depend on the count.
+std::vector<TemporaryBound> constant_temporary(std::uint64_t bytes);
 
 /// An algorithm whose plan is its temporary bytes and its recording.
 class SimpleAlgorithm : public Algorithm {
  public:
-  virtual std::uint64_t temporary_bytes(const DeviceInfo& device, const SortDesc& desc) const = 0;
-  virtual void record(Context& ctx, Recorder& r, const Job& job) const = 0;
-  std::unique_ptr<SortPlan> plan(const DeviceInfo& device, const SortDesc& desc,
-                                 const RadixPolicyEdit& edit) const override;
+  virtual void record(detail::ComputeDevice& ctx, Recorder& r, const Job& job) const = 0;
+  std::unique_ptr<SortPlan> plan(const DeviceInfo& device, const SortDesc& desc) const override;
 };
-
-/// A sort planned: the algorithm chosen once, and its plan.
-struct PlannedSort {
-  SortDesc desc;
-  const Algorithm* algorithm = nullptr;
-  std::unique_ptr<SortPlan> plan;
-};
-
-/// Chooses the algorithm for `desc` and plans it.
-PlannedSort plan_sort(const DeviceInfo& device, const SortDesc& desc, const RadixPolicyEdit& edit = {});
 
 /// The algorithm that `options.algorithm` names for a sort of up to `max_count` elements;
 /// resolves `automatic` from measurements (see BENCHMARKS.md).
 const Algorithm& choose(const DeviceInfo& device, const SortDesc& desc);
-
-/// Records a sort of `count` elements (`count` known on the host) into `r`: the one path that
-/// record_sort, the convenient API and the benchmarks share.
-void record(Context& ctx, Recorder& r, const SortDesc& desc, std::uint64_t count, const SortBuffers& buffers,
-            const RadixPolicyEdit& edit = {});
-
-/// record_sort_indirect's path: the count in a buffer, up to desc.max_count.
-void record_indirect(Context& ctx, Recorder& r, const SortDesc& desc, BufferRange count, const SortBuffers& buffers,
-                     const RadixPolicyEdit& edit = {});
-
-/// Records a planned sort of exactly planned.desc.max_count elements, whose count the host knows.
-void record_planned(Context& ctx, Recorder& r, const PlannedSort& planned, const SortBuffers& buffers);
-
-/// sort_temporary_bytes under a radix policy edit.
-std::uint64_t temporary_bytes(const DeviceInfo& device, const SortDesc& desc, const RadixPolicyEdit& edit = {});
-
-/// `options` with `automatic` resolved to a stable algorithm: what argsort sorts with.
-SortOptions options_for_argsort(SortOptions options);
-
-/// Records values[i] = first + i for i < n (uint32 or, for ValueType::u64, uint64): the initial
-/// values of an argsort, or of one run of a larger argsort. A uint32 first + n must fit 32 bits.
-void record_iota(Context& ctx, Recorder& r, VkBuffer values, ValueType type, std::uint64_t n,
-                 std::uint64_t first = 0);
 
 /// Whether this build has an implementation of `algorithm` (`automatic` always).
 bool available(SortAlgorithm algorithm);

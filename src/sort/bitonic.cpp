@@ -43,7 +43,10 @@ class Bitonic final : public SimpleAlgorithm {
   SortAlgorithm id() const override { return SortAlgorithm::bitonic; }
   bool stable() const override { return false; }
   std::uint64_t temporary_bytes(const DeviceInfo&, const SortDesc&) const override { return 0; }
-  void record(Context& ctx, Recorder& r, const Job& job) const override {
+  std::vector<TemporaryBound> temporary_bounds(const DeviceInfo&, const SortDesc&) const override {
+    return constant_temporary(0);
+  }
+  void record(detail::ComputeDevice& ctx, Recorder& r, const Job& job) const override {
     const SmallBitonic small = small_bitonic_shape(ctx.info(), job);
     if (small.log_n) {
       record_small_bitonic(ctx, r, job, small);
@@ -107,7 +110,7 @@ std::vector<BitonicPass> bitonic_plan(const BitonicTuning& tuning, std::uint64_t
   return plan;
 }
 
-void record_bitonic(Context& ctx, Recorder& r, const Job& job, const BitonicTuning& tuning,
+void record_bitonic(detail::ComputeDevice& ctx, Recorder& r, const Job& job, const BitonicTuning& tuning,
                     const std::function<void(std::size_t pass)>& after_pass) {
   const Pipeline& p = pipeline(ctx, {.shader = shaders::sort_bitonic_tile,
                                      .specialization = {tuning.workgroup_size, job.key_words(), job.value_words(),
@@ -141,7 +144,7 @@ SmallBitonic small_bitonic_shape(const DeviceInfo& device, const Job& job, std::
   return s;
 }
 
-void record_small_bitonic(Context& ctx, Recorder& r, const Job& job, const SmallBitonic& shape) {
+void record_small_bitonic(detail::ComputeDevice& ctx, Recorder& r, const Job& job, const SmallBitonic& shape) {
   const DeviceInfo& device = ctx.info();
   // The network is laid out for one subgroup size, so the pipeline asks for exactly that one.
   const Pipeline& p = pipeline(ctx, {.shader = shaders::sort_bitonic_small,

@@ -32,7 +32,7 @@ struct SmallBitonic {
 SmallBitonic small_bitonic_shape(const DeviceInfo& device, const Job& job, std::uint32_t min_e_bits = 2);
 
 /// Records the one-workgroup sort (one dispatch).
-void record_small_bitonic(Context& ctx, Recorder& r, const Job& job, const SmallBitonic& shape);
+void record_small_bitonic(detail::ComputeDevice& ctx, Recorder& r, const Job& job, const SmallBitonic& shape);
 
 /// One dispatch of shaders/sort/bitonic/tile.comp (its push constants, and its grid).
 struct BitonicPass {
@@ -48,7 +48,7 @@ std::vector<BitonicPass> bitonic_plan(const BitonicTuning& tuning, std::uint64_t
 
 /// Records the sort with an explicit tuning; `after_pass` (for the probe's per-pass timestamps) is
 /// called after each pass's dispatch is recorded, with the pass's index in bitonic_plan.
-void record_bitonic(Context& ctx, Recorder& r, const Job& job, const BitonicTuning& tuning,
+void record_bitonic(detail::ComputeDevice& ctx, Recorder& r, const Job& job, const BitonicTuning& tuning,
                     const std::function<void(std::size_t pass)>& after_pass = {});
 
 }  // namespace vkc::sorting

@@ -35,7 +35,7 @@ std::uint64_t scratch_elements(std::uint64_t max_count, std::uint32_t b_bits) {
 
 class Recording {
  public:
-  Recording(Context& ctx, Recorder& r, const Job& job)
+  Recording(detail::ComputeDevice& ctx, Recorder& r, const Job& job)
       : ctx_(ctx), r_(r), job_(job), b_bits_(row_bits(ctx.info(), job)) {}
 
   void sort() {
@@ -110,7 +110,7 @@ class Recording {
     r_.dispatch(p, bindings, push, sizeof push, groups_for(job_.max_count, wg));
   }
 
-  Context& ctx_;
+  detail::ComputeDevice& ctx_;
   Recorder& r_;
   const Job& job_;
   std::uint32_t b_bits_;
@@ -128,7 +128,15 @@ class BitonicTranspose final : public SimpleAlgorithm {
     if (desc.max_count <= (std::uint64_t{1} << b_bits)) return 0;
     return scratch_elements(desc.max_count, b_bits) * (job.key_words() + job.value_words()) * 4;
   }
-  void record(Context& ctx, Recorder& r, const Job& job) const override { Recording(ctx, r, job).sort(); }
+  // The scratch holds the count rounded up to whole rows: at most one row more than the count.
+  std::vector<TemporaryBound> temporary_bounds(const DeviceInfo& device, const SortDesc& desc) const override {
+    Job job;
+    job.key_type = desc.key_type;
+    job.value_type = desc.value_type;
+    const std::uint64_t element = (job.key_words() + job.value_words()) * 4;
+    return {{UINT32_MAX, element, 1, (std::uint64_t{1} << row_bits(device, job)) * element}};
+  }
+  void record(detail::ComputeDevice& ctx, Recorder& r, const Job& job) const override { Recording(ctx, r, job).sort(); }
 };
 
 }  // namespace

@@ -50,7 +50,9 @@ class SimplePlan final : public SortPlan {
   SimplePlan(const SimpleAlgorithm& algorithm, std::uint64_t temporary_bytes)
       : algorithm_(algorithm), temporary_bytes_(temporary_bytes) {}
   std::uint64_t temporary_bytes() const override { return temporary_bytes_; }
-  void record(Context& ctx, Recorder& r, const Job& job) const override { algorithm_.record(ctx, r, job); }
+  void record(detail::ComputeDevice& ctx, Recorder& r, const Job& job) const override {
+    algorithm_.record(ctx, r, job);
+  }
 
  private:
   const SimpleAlgorithm& algorithm_;
@@ -58,15 +60,11 @@ class SimplePlan final : public SortPlan {
 };
 }  // namespace
 
-std::unique_ptr<SortPlan> SimpleAlgorithm::plan(const DeviceInfo& device, const SortDesc& desc,
-                                                const RadixPolicyEdit&) const {
+std::unique_ptr<SortPlan> SimpleAlgorithm::plan(const DeviceInfo& device, const SortDesc& desc) const {
   return std::make_unique<SimplePlan>(*this, temporary_bytes(device, desc));
 }
 
-PlannedSort plan_sort(const DeviceInfo& device, const SortDesc& desc, const RadixPolicyEdit& edit) {
-  const Algorithm& algorithm = choose(device, desc);
-  return {desc, &algorithm, algorithm.plan(device, desc, edit)};
-}
+std::vector<TemporaryBound> constant_temporary(std::uint64_t bytes) { return {{UINT32_MAX, 0, 1, bytes}}; }
 
 const Algorithm& choose(const DeviceInfo& device, const SortDesc& desc) {
   SortAlgorithm id = desc.options.algorithm;

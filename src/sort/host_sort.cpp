@@ -9,7 +9,8 @@
 
 #include "core/state.hpp"
 #include "core/transfer.hpp"
-#include "sort/algorithm.hpp"
+#include "sort/record.hpp"
+#include "sort/workspace.hpp"
 
 namespace vkc::sorting {
 
@@ -22,7 +23,7 @@ namespace {
 // Whether a host sort imports the caller's memory. `automatic` stages: pinning pages costs more
 // than several threads copying them (docs/perf-notes.md#host-path).
 bool imports_host_memory(const detail::ContextState& s) {
-  return s.can_import_host_memory && s.host_transfer.path == HostPath::imported;
+  return s.device().can_import_host_memory && s.host_transfer.path == HostPath::imported;
 }
 
 // The arrays of a host sort imported for the device's copies: all of them, or none.
@@ -68,22 +69,24 @@ class ImportedArrays {
 
 // The keys and values go up and down in the Context's reusable buffers: imported arrays in one
 // submission (copies, sort, copies), staged ones through the transfer engine.
-void sort_in_core(Context& ctx, const SortDesc& desc, const HostArray& keys, const HostArray* values,
+void sort_in_core(Context& ctx, const PlannedSort& planned, const HostArray& keys, const HostArray* values,
                   bool index_values, std::uint64_t index_base) {
-  detail::ContextState& s = ctx.state();
+  detail::ContextState& s = detail::state_of(ctx);
+  const SortDesc& desc = planned.desc;
   const std::uint64_t n = desc.max_count;
-  const PlannedSort planned = plan_sort(ctx.info(), desc);
   const std::uint64_t sizes[] = {n * key_bytes(desc.key_type), n * value_bytes(desc.value_type)};
   // Keys, values and temporary storage, kept by the Context between calls.
-  const std::uint64_t reusable_sizes[] = {sizes[0], sizes[1], kScratchOffset + planned.plan->temporary_bytes()};
-  const std::vector<Buffer>& reusable = s.reusable_buffers(reusable_sizes);
+  const std::uint64_t reusable_sizes[] = {sizes[0], sizes[1], planned.temporary_bytes()};
+  SortWorkspace& space = workspace(ctx);
+  const std::vector<Buffer>& reusable = space.reusable_buffers(reusable_sizes);
+  const SortDevice target = space.target();
   const VkBuffer buffers[] = {reusable[0].handle(), sizes[1] ? reusable[1].handle() : VK_NULL_HANDLE};
   const SortBuffers sort_buffers{{buffers[0]}, {buffers[1]}, {reusable[2].handle()}};
   const HostArray* arrays[] = {&keys, values};
   detail::TransferEngine& engine = s.transfers();
   const auto sort = [&](Recorder& r) {
-    if (index_values) record_iota(ctx, r, buffers[1], desc.value_type, n, index_base);
-    record_planned(ctx, r, planned, sort_buffers);
+    if (index_values) record_iota(target.device, r, buffers[1], desc.value_type, n, index_base);
+    record_planned(target, r, planned, sort_buffers);
   };
 
   ImportedArrays imported;
@@ -114,17 +117,14 @@ void sort_in_core(Context& ctx, const SortDesc& desc, const HostArray& keys, con
 }
 
 namespace {
-// Whether sort_in_core takes `count` elements of desc's types (in_core_capacity).
-bool fits_in_core(Context& ctx, const SortDesc& desc, std::uint64_t count) {
+// Whether the device takes the planned sort in one go: every buffer within the device's
+// storage-range and allocation limits, all of them within the Context's device memory limit.
+bool fits_in_core(Context& ctx, const PlannedSort& planned) {
   const DeviceInfo& info = ctx.info();
   const std::uint64_t per_buffer = detail::largest_buffer_bytes(info);
-  if (count > UINT32_MAX) return false;
-  SortDesc d = desc;
-  d.max_count = count;
-  const std::uint64_t keys = count * key_bytes(desc.key_type), values = count * value_bytes(desc.value_type);
-  const std::uint64_t temporary = temporary_bytes(info, d);
-  return keys <= per_buffer && values <= per_buffer && temporary <= per_buffer &&
-         keys + values + temporary <= ctx.state().device_memory_limit();
+  const DeviceBytes bytes = device_bytes(info, *planned.algorithm, planned.desc);
+  return planned.desc.max_count <= UINT32_MAX && bytes.keys <= per_buffer && bytes.values <= per_buffer &&
+         bytes.temporary <= per_buffer && bytes.total() <= detail::state_of(ctx).device_memory_limit();
 }
 }  // namespace
 
@@ -133,25 +133,27 @@ void report_progress(const SortDesc& desc, std::uint64_t done, std::uint64_t tot
 }
 
 std::uint64_t in_core_capacity(Context& ctx, const SortDesc& desc) {
-  std::uint64_t lo = 0, hi = UINT32_MAX;  // fits(lo); the capacity is in [lo, hi]
-  if (fits_in_core(ctx, desc, hi)) return hi;
-  while (hi - lo > 1) {
-    const std::uint64_t mid = lo + (hi - lo) / 2;
-    (fits_in_core(ctx, desc, mid) ? lo : hi) = mid;
-  }
-  return lo;
+  return sorting::in_core_capacity(ctx.info(), desc, detail::state_of(ctx).device_memory_limit());
 }
 
+// The sort is planned once: whether it fits is read from the plan's closed form, and the plan
+// records it. Only counts past 32 bits, which no plan takes, go straight out of core.
 void sort_host(Context& ctx, const SortDesc& desc, const HostArray& keys, const HostArray* values, bool index_values) {
   if (desc.max_count == 0) return;
-  if (fits_in_core(ctx, desc, desc.max_count)) {
-    report_progress(desc, 0, desc.max_count);
-    sort_in_core(ctx, desc, keys, values, index_values);
-    return report_progress(desc, desc.max_count, desc.max_count);
+  if (desc.max_count <= UINT32_MAX) {
+    const PlannedSort planned = plan_sort(ctx.info(), desc);
+    if (fits_in_core(ctx, planned)) {
+      report_progress(desc, 0, desc.max_count);
+      sort_in_core(ctx, planned, keys, values, index_values);
+      return report_progress(desc, desc.max_count, desc.max_count);
+    }
   }
-  const std::uint64_t capacity = in_core_capacity(ctx, desc);
+  // `automatic` resolved once for the whole array, so that every run and part is sorted as the
+  // array would be in memory (a part small enough for bitonic must not lose radix's stability).
+  const SortDesc whole = with_algorithm_chosen(ctx.info(), desc);
+  const std::uint64_t capacity = in_core_capacity(ctx, whole);
   if (capacity == 0) throw Error("the device has no room to sort even one element of this type");
-  sort_out_of_core(ctx, desc, keys, values, index_values, capacity);
+  sort_out_of_core(ctx, whole, keys, values, index_values, capacity);
 }
 
 }  // namespace vkc::sorting

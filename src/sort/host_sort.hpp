@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "sort/planner.hpp"
 #include "vkc/sort.hpp"
 
 namespace vkc::sorting {
@@ -19,18 +20,17 @@ struct HostArray {
 
 HostArray in_place(void* data);
 
-/// The most elements of `desc`'s types that sort_in_core takes: every buffer within the device's
-/// storage-range and allocation limits, all of them within the Context's device memory limit,
-/// and counts within the kernels' 32 bits.
+/// The most elements of `desc`'s types that sort_in_core takes (planner.hpp's in_core_capacity
+/// under the Context's device memory limit).
 std::uint64_t in_core_capacity(Context& ctx, const SortDesc& desc);
 
-/// Sorts desc.max_count (<= in_core_capacity) elements on the device in one go: uploads keys
-/// (and values, or numbers them on the device when `index_values`: argsort), sorts, hands back
-/// what is wanted. The indices of `index_values` start at `index_base`.
-void sort_in_core(Context& ctx, const SortDesc& desc, const HostArray& keys, const HostArray* values,
+/// Sorts planned.desc.max_count (<= in_core_capacity) elements on the device in one go: uploads
+/// keys (and values, or numbers them on the device when `index_values`: argsort), sorts, hands
+/// back what is wanted. The indices of `index_values` start at `index_base`.
+void sort_in_core(Context& ctx, const PlannedSort& planned, const HostArray& keys, const HostArray* values,
                   bool index_values, std::uint64_t index_base = 0);
 
-/// Sorts more elements than sort_in_core takes (`capacity`, in_core_capacity): sorts runs of the
+/// Sorts more elements than sort_in_core takes (desc.options.algorithm resolved: no `automatic`) (`capacity`, in_core_capacity): sorts runs of the
 /// array, then cuts their merged order into parts that are gathered and sorted again, stably
 /// where the algorithm is. The runs stay on the device where they all fit its memory limit, else
 /// they wait in host memory. With `index_values`, the values are the keys' indices (argsort).

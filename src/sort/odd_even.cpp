@@ -38,7 +38,7 @@ std::uint32_t workgroup_size(const DeviceInfo& device, std::uint32_t tile) {
   return std::min({tile / 2, wanted, device.max_workgroup_invocations, device.max_workgroup_size[0]});
 }
 
-Kernels kernels(Context& ctx, const Job& job) {
+Kernels kernels(detail::ComputeDevice& ctx, const Job& job) {
   const DeviceInfo& device = ctx.info();
   const std::uint32_t tile = odd_even_tile(device, job.key_type);
   const std::uint32_t wg = workgroup_size(device, tile);
@@ -55,8 +55,11 @@ class OddEven final : public SimpleAlgorithm {
   SortAlgorithm id() const override { return SortAlgorithm::odd_even; }
   bool stable() const override { return true; }
   std::uint64_t temporary_bytes(const DeviceInfo&, const SortDesc&) const override { return kControlBytes; }
+  std::vector<TemporaryBound> temporary_bounds(const DeviceInfo&, const SortDesc&) const override {
+    return constant_temporary(kControlBytes);
+  }
 
-  void record(Context& ctx, Recorder& r, const Job& job) const override {
+  void record(detail::ComputeDevice& ctx, Recorder& r, const Job& job) const override {
     const Kernels k = kernels(ctx, job);
     const Binding control{job.temporary.buffer, Access::read_write, job.temporary.offset, kControlBytes};
     // Without values the keys buffer fills the values binding, which the shaders then never touch.

@@ -20,10 +20,11 @@
 #include "core/submissions.hpp"
 #include "core/transfer.hpp"
 #include "core/worker_pool.hpp"
-#include "sort/algorithm.hpp"
 #include "sort/host_sort.hpp"
 #include "sort/key_bits.hpp"
+#include "sort/record.hpp"
 #include "sort/run_parts.hpp"
+#include "sort/workspace.hpp"
 
 namespace vkc::sorting {
 using namespace vk;
@@ -33,16 +34,6 @@ namespace {
 constexpr std::uint64_t kMaxDeviceRuns = 256;
 // What a host thread copies at a time where parts already in order go straight to the output.
 constexpr std::uint64_t kCopySlice = std::uint64_t{8} << 20;
-
-// `automatic` resolved for the whole array, so that every run and part is sorted as the array
-// would be in memory (a part small enough for bitonic must not lose the stability radix gives).
-SortDesc with_algorithm_chosen(Context& ctx, SortDesc desc) {
-  if (desc.options.algorithm != SortAlgorithm::automatic) return desc;
-  SortDesc whole = desc;
-  whole.max_count = std::min<std::uint64_t>(desc.max_count, UINT32_MAX);
-  desc.options.algorithm = choose(ctx.info(), whole).id();
-  return desc;
-}
 
 // A key's place in the sort's order as an unsigned integer: the sort gives keys in the unsigned
 // order of these bits, and the run search shader compares the same bits.
@@ -124,7 +115,7 @@ class LargeSort {
  public:
   LargeSort(Context& ctx, const SortDesc& desc, const HostArray& keys, const HostArray* values, bool index_values)
       : ctx_(ctx),
-        desc_(with_algorithm_chosen(ctx, desc)),
+        desc_(desc),
         keys_(keys),
         values_(values),
         index_values_(index_values),
@@ -163,25 +154,20 @@ class LargeSort {
     const std::uint64_t runs = (count() + run_capacity - 1) / run_capacity;
     const std::uint64_t part = (count() + runs - 1) / runs;
     const std::uint64_t samples = count() / sample_stride(part, std::min(runs, part)) + runs;
-    return (count() + 2 * part) * element_bytes() + temporary_bytes(ctx_.info(), desc_of(part)) + samples * key_bytes_;
+    return (count() + 2 * part) * element_bytes() + sorting::device_bytes(ctx_.info(), desc_of(part)).temporary +
+           samples * key_bytes_;
   }
 
   // The most elements a run may hold for the runs to stay on the device, within `capacity`
-  // (what one in-core sort takes); 0 where they cannot.
+  // (what one in-core sort takes); 0 where they cannot. The fewest runs win: fewer, longer runs
+  // need more memory (the samples, which shrink, aside), so each count of runs is tried in turn.
   std::uint64_t device_run_capacity(std::uint64_t capacity) const {
-    const std::uint64_t limit = ctx_.state().device_memory_limit();
-    // Larger runs need more memory (the samples, which shrink, aside): the largest within the limit.
-    std::uint64_t lo = 0, hi = capacity;
-    while (lo < hi) {
-      const std::uint64_t mid = hi - (hi - lo) / 2;
-      if (device_bytes(mid) <= limit) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
+    const std::uint64_t limit = detail::state_of(ctx_).device_memory_limit();
+    for (std::uint64_t runs = (count() + capacity - 1) / capacity; runs <= kMaxDeviceRuns; ++runs) {
+      const std::uint64_t run = (count() + runs - 1) / runs;
+      if (runs <= run && device_bytes(run) <= limit) return run;
     }
-    const std::uint64_t runs = lo ? (count() + lo - 1) / lo : 0;
-    return lo && runs <= kMaxDeviceRuns && runs <= lo && device_bytes(lo) <= limit ? lo : 0;
+    return 0;
   }
 
   SortDesc desc_of(std::uint64_t n) const {
@@ -204,7 +190,7 @@ class LargeSort {
   template <class Bits>
   void on_device(KeyBits<Bits> bits, const std::vector<Span>& runs, DeviceArrays& arrays,
                  std::uint64_t part_capacity) {
-    detail::Submissions submissions(ctx_.state());
+    detail::Submissions submissions(detail::state_of(ctx_));
     progress(0);
     sort_runs_on_device(runs, arrays, submissions);
     const Ordering<Bits> order{bits, desc_.options.order == SortOrder::descending};
@@ -219,10 +205,11 @@ class LargeSort {
   // in-core sort uses.
   DeviceArrays device_arrays(const std::vector<Span>& runs, std::uint64_t part_capacity) const {
     const std::uint64_t part_keys = part_capacity * key_bytes_, part_values = part_capacity * value_bytes_;
-    std::vector<std::uint64_t> sizes = {part_keys, part_values, temporary_bytes(ctx_.info(), desc_of(part_capacity)),
+    std::vector<std::uint64_t> sizes = {part_keys, part_values,
+                                        sorting::device_bytes(ctx_.info(), desc_of(part_capacity)).temporary,
                                         part_keys, part_values};
     for (const Span& run : runs) sizes.insert(sizes.end(), {run.count * key_bytes_, run.count * value_bytes_});
-    const std::vector<Buffer>& b = ctx_.state().reusable_buffers(sizes);
+    const std::vector<Buffer>& b = workspace(ctx_).reusable_buffers(sizes);
     const auto values = [&](std::size_t slot) { return has_values() ? b[slot].handle() : VK_NULL_HANDLE; };
     DeviceArrays a{.part_keys = {b[0].handle(), b[3].handle()}, .part_values = {values(1), values(4)},
                    .temporary = b[2].handle()};
@@ -235,12 +222,12 @@ class LargeSort {
 
   // Records the sort of `n` elements in `keys` and `values`, in place.
   void record_sort(Recorder& r, std::uint64_t n, VkBuffer keys, VkBuffer values, VkBuffer temporary) const {
-    record_planned(ctx_, r, plan_sort(ctx_.info(), desc_of(n)), SortBuffers{{keys}, {values}, {temporary}});
+    record_planned(sort_device(ctx_), r, plan_sort(ctx_.info(), desc_of(n)), SortBuffers{{keys}, {values}, {temporary}});
   }
 
   // Each run goes up while the one before it sorts.
   void sort_runs_on_device(const std::vector<Span>& runs, DeviceArrays& a, detail::Submissions& submissions) {
-    detail::TransferEngine& engine = ctx_.state().transfers();
+    detail::TransferEngine& engine = detail::state_of(ctx_).transfers();
     for (std::size_t i = 0; i < runs.size(); ++i) {
       const Span run = runs[i];
       std::vector<detail::UploadPart> up{
@@ -251,7 +238,7 @@ class LargeSort {
       }
       const detail::TimelinePoint landed = engine.upload(up);
       submissions.submit(landed, [&](Recorder& r) {
-        if (index_values_) record_iota(ctx_, r, a.run_values[i], desc_.value_type, run.count, run.first);
+        if (index_values_) record_iota(detail::compute_device(ctx_), r, a.run_values[i], desc_.value_type, run.count, run.first);
         record_sort(r, run.count, a.run_keys[i], a.run_values[i], a.temporary);
       });
       progress(run.first + run.count);
@@ -269,7 +256,7 @@ class LargeSort {
       samples[i] = {runs[i].count, stride, {}};
       total += (runs[i].count + stride - 1) / stride;
     }
-    const Buffer gathered = detail::create_device_buffer(ctx_.state(), total * sizeof(Bits));
+    const Buffer gathered = detail::create_device_buffer(detail::state_of(ctx_).device(), total * sizeof(Bits));
     const detail::TimelinePoint copied = submissions.submit({}, [&](Recorder& r) {
       std::uint64_t at = 0;
       for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -283,7 +270,7 @@ class LargeSort {
     });
     std::vector<Bits> keys(total);
     const detail::DownloadPart down{gathered.handle(), 0, total * sizeof(Bits), detail::write_memory(keys.data())};
-    ctx_.state().transfers().download({&down, 1}, copied);
+    detail::state_of(ctx_).transfers().download({&down, 1}, copied);
     std::size_t k = 0;
     for (RunSample& sample : samples) {
       for (std::uint64_t p = 0; p < sample.count; p += stride) sample.keys.push_back(order(keys[k++]));
@@ -302,9 +289,9 @@ class LargeSort {
                                      b.kind == Boundary::Kind::after ? 1u : 0u, 0u});
     }
     const std::uint64_t q = boundaries.size();
-    const Buffer query_buffer = detail::create_device_buffer(ctx_.state(), q * 16);
-    const Buffer found = detail::create_device_buffer(ctx_.state(), runs.size() * q * 4);
-    detail::TransferEngine& engine = ctx_.state().transfers();
+    const Buffer query_buffer = detail::create_device_buffer(detail::state_of(ctx_).device(), q * 16);
+    const Buffer found = detail::create_device_buffer(detail::state_of(ctx_).device(), runs.size() * q * 4);
+    detail::TransferEngine& engine = detail::state_of(ctx_).transfers();
     const detail::UploadPart up{detail::read_memory(queries.data()), query_buffer.handle(), 0, q * 16};
     const std::uint32_t wg = streaming_workgroup_size(ctx_.info());
     const Pipeline& search = pipeline(ctx_, {.shader = shaders::sort_run_search,
@@ -338,7 +325,7 @@ class LargeSort {
   // Each part is gathered from the runs and sorted (where not already in order) while the one
   // before it goes down.
   void write_parts_from_device(const std::vector<Part>& parts, const DeviceArrays& a, detail::Submissions& submissions) {
-    detail::ContextState& s = ctx_.state();
+    detail::ContextState& s = detail::state_of(ctx_);
     std::vector<detail::DownloadPart> pending;
     detail::TimelinePoint pending_ready;
     const auto flush = [&] {
@@ -471,7 +458,7 @@ class LargeSort {
                 detail::write_memory(values_to),
                 index_values_ ? nullptr : offset_by(values_->memory_in, run.first * value_bytes_), values_to};
     }
-    sort_in_core(ctx_, desc_of(run.count), keys, has_values() ? &values : nullptr, index_values_, run.first);
+    sort_in_core(ctx_, plan_sort(ctx_.info(), desc_of(run.count)), keys, has_values() ? &values : nullptr, index_values_, run.first);
   }
 
   void write_part_from_host(const Part& part, const std::vector<Span>& runs) {
@@ -502,7 +489,7 @@ class LargeSort {
     };
     const HostArray keys = gathered(key_pieces, keys_, key_bytes_);
     const HostArray values = has_values() ? gathered(value_pieces, *values_, value_bytes_) : HostArray{};
-    sort_in_core(ctx_, desc_of(part.output.count), keys, has_values() ? &values : nullptr, false);
+    sort_in_core(ctx_, plan_sort(ctx_.info(), desc_of(part.output.count)), keys, has_values() ? &values : nullptr, false);
   }
 
   // Reads the concatenation of `pieces`.

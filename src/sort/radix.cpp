@@ -88,6 +88,45 @@ struct Bindings {
   Binding count, keys_a, keys_b, values_a, values_b, state;
 };
 
+// The counts up to which one policy holds (the tables' size classes and the look-back's limit),
+// in increasing order, the last one where the sort's counts end.
+std::vector<std::uint64_t> class_tops(const SortDesc& desc) {
+  std::vector<std::uint64_t> tops(radix_tile_boundaries().begin(), radix_tile_boundaries().end());
+  tops.push_back(radix_lookback_limit());
+  if (desc.options.radix_scan != RadixScan::lookback) tops.push_back(UINT32_MAX);
+  return tops;
+}
+
+std::uint64_t layout_bytes(const DeviceInfo& device, const SortDesc& desc, std::uint64_t count,
+                           const RadixPolicyEdit& edit) {
+  const RadixPolicy p = radix_policy(device, desc, count, edit);
+  return storage_layout(p, words_of(desc.key_type), words_of(desc.value_type), count).total;
+}
+
+// Temporary bytes for every count up to desc.max_count: record_sort plans for the count it is
+// given. Within each size class a larger count needs more; but smaller tiles, or the look-back's
+// second table, may need more than the first counts past them, so each smaller class's top counts.
+std::uint64_t temporary_bytes_up_to(const DeviceInfo& device, const SortDesc& desc, std::uint64_t largest_layout,
+                                    const RadixPolicyEdit& edit) {
+  std::uint64_t bytes = largest_layout;
+  for (const std::uint64_t top : class_tops(desc)) {
+    if (top < desc.max_count) bytes = std::max(bytes, layout_bytes(device, desc, top, edit));
+  }
+  return bytes;
+}
+
+// storage_layout's total bounded by a line over one class (tile, tables): tiles <= n / tile + 1,
+// and each of the (up to) three aligned pieces at most 255 bytes past its size, keys and values
+// at least 4 bytes.
+TemporaryBound class_bound(const RadixPolicy& p, std::uint32_t key_words, std::uint32_t value_words,
+                           std::uint64_t top) {
+  const std::uint64_t table_bytes = (p.lookback ? 2 : 1) * RADIX * 4;
+  const std::uint64_t tile = p.tile.keys();
+  const std::uint64_t piece_slack = (kAlign - 1) + 4;
+  return {top, table_bytes + std::uint64_t{key_words + value_words} * 4 * tile, tile,
+          layout::STATE_TILES * 4 + (kAlign - 1) + table_bytes + piece_slack * (value_words ? 2 : 1)};
+}
+
 // One sort, planned once: the policy, the storage and (at recording) the layout between passes.
 class RadixPlan final : public SortPlan {
  public:
@@ -99,12 +138,12 @@ class RadixPlan final : public SortPlan {
         passes_(4 * key_words_),
         max_subgroups_(radix_max_subgroups(device, policy_.tile.workgroup)),
         storage_(storage_layout(policy_, key_words_, value_words_, desc.max_count)),
-        temporary_bytes_(std::max(storage_.total, smaller_counts_bytes(device, desc, edit))) {}
+        temporary_bytes_(temporary_bytes_up_to(device, desc, storage_.total, edit)) {}
 
   std::uint64_t temporary_bytes() const override { return temporary_bytes_; }
   bool clamps_count() const override { return true; }  // n = min(count_value, pc.max_count) everywhere
 
-  void record(Context& ctx, Recorder& r, const Job& job) const override {
+  void record(detail::ComputeDevice& ctx, Recorder& r, const Job& job) const override {
     const Bindings b = bindings(job);
     const WholeStores whole = whole_stores(b, job.max_count);
     const bool doubles = job.key_type == KeyType::f64;
@@ -127,23 +166,6 @@ class RadixPlan final : public SortPlan {
     bool interleaved = false;       // split keys or 32-bit pairs stay interleaved between passes
     std::uint64_t paired_from = 0;  // interleaved 32-bit pairs: the least count kept so (else 0)
   };
-
-  // Temporary bytes for the counts below desc.max_count that may need more than it: record_sort
-  // plans for the count it is given. Within each size class of the tables, and on either side of
-  // the look-back's limit, a larger count needs more; but smaller tiles, or the look-back's
-  // second table, may need more than the first sizes past them.
-  static std::uint64_t smaller_counts_bytes(const DeviceInfo& device, const SortDesc& desc,
-                                            const RadixPolicyEdit& edit) {
-    std::vector<std::uint64_t> counts(radix_tile_boundaries().begin(), radix_tile_boundaries().end());
-    counts.push_back(radix_lookback_limit());
-    std::uint64_t bytes = 0;
-    for (std::uint64_t limit : counts) {
-      if (limit >= desc.max_count) continue;
-      const RadixPolicy p = radix_policy(device, desc, limit, edit);
-      bytes = std::max(bytes, storage_layout(p, words_of(desc.key_type), words_of(desc.value_type), limit).total);
-    }
-    return bytes;
-  }
 
   Bindings bindings(const Job& job) const {
     const VkBuffer temp = job.temporary.buffer;
@@ -181,7 +203,7 @@ class RadixPlan final : public SortPlan {
   // reduce-then-scan it reads the keys in the scatter's tiles and counts pass 0's per tile.
   // `doubles` (1 ascending, 2 descending; 0 for other keys): the histogram turns the keys into
   // their ordered form in place as it reads them.
-  void record_histogram(Context& ctx, Recorder& r, const Job& job, const Bindings& b, const WholeStores& whole,
+  void record_histogram(detail::ComputeDevice& ctx, Recorder& r, const Job& job, const Bindings& b, const WholeStores& whole,
                         std::uint32_t doubles) const {
     const RadixHistogramPolicy& h = policy_.histogram;
     const bool tile_table = !policy_.lookback;
@@ -229,7 +251,7 @@ class RadixPlan final : public SortPlan {
     r.dispatch_indirect(pipe, bindings, &push, sizeof push, b.state.buffer, b.state.offset + grid * 4);
   }
 
-  void record_pass(Context& ctx, Recorder& r, const Job& job, const Bindings& b, const WholeStores& whole,
+  void record_pass(detail::ComputeDevice& ctx, Recorder& r, const Job& job, const Bindings& b, const WholeStores& whole,
                    std::uint32_t pass) const {
     layout::PassPush push{};
     push.pass = pass;
@@ -283,7 +305,7 @@ class RadixPlan final : public SortPlan {
     return c;
   }
 
-  const Pipeline& scatter_pipeline(Context& ctx, const shaders::Shader& shader,
+  const Pipeline& scatter_pipeline(detail::ComputeDevice& ctx, const shaders::Shader& shader,
                                    std::vector<std::uint32_t> constants) const {
     return pipeline(ctx, {.shader = shader,
                           .specialization = std::move(constants),
@@ -292,7 +314,7 @@ class RadixPlan final : public SortPlan {
                           .full_subgroups = device_.subgroup_size_control});
   }
 
-  void record_upsweep(Context& ctx, Recorder& r, const Job& job, const Bindings& b, const layout::PassPush& push) const {
+  void record_upsweep(detail::ComputeDevice& ctx, Recorder& r, const Job& job, const Bindings& b, const layout::PassPush& push) const {
     std::vector<std::uint32_t> c(RADIX_UPSWEEP_CONSTANTS);
     c[RADIX_SC_WORKGROUP] = policy_.tile.workgroup;
     c[RADIX_UPSWEEP_ITEMS] = policy_.tile.items;
@@ -310,7 +332,7 @@ class RadixPlan final : public SortPlan {
 
   // One workgroup per digit at the scatter's workgroup size: more invocations are more loads in
   // flight (docs/perf-notes.md#radix-tiles).
-  void record_scan_tiles(Context& ctx, Recorder& r, const Bindings& b, const layout::PassPush& push) const {
+  void record_scan_tiles(detail::ComputeDevice& ctx, Recorder& r, const Bindings& b, const layout::PassPush& push) const {
     std::vector<std::uint32_t> c(RADIX_SCAN_TILES_CONSTANTS);
     c[RADIX_SC_WORKGROUP] = policy_.tile.workgroup;
     c[RADIX_SCAN_TILES_ITEMS] = 8;
@@ -325,7 +347,7 @@ class RadixPlan final : public SortPlan {
   }
 
   // Turns the keys of a double sort back from their ordered form in place (order_doubles.comp).
-  void record_unorder_doubles(Context& ctx, Recorder& r, const Job& job) const {
+  void record_unorder_doubles(detail::ComputeDevice& ctx, Recorder& r, const Job& job) const {
     const std::uint32_t wg = streaming_workgroup_size(device_);
     std::vector<std::uint32_t> c(RADIX_ORDER_DOUBLES_CONSTANTS);
     c[RADIX_SC_WORKGROUP] = wg;
@@ -352,13 +374,27 @@ class RadixSort final : public Algorithm {
  public:
   SortAlgorithm id() const override { return SortAlgorithm::radix; }
   bool stable() const override { return true; }
-  std::unique_ptr<SortPlan> plan(const DeviceInfo& device, const SortDesc& desc,
-                                 const RadixPolicyEdit& edit) const override {
-    return std::make_unique<RadixPlan>(device, desc, edit);
+  std::uint64_t temporary_bytes(const DeviceInfo& device, const SortDesc& desc) const override {
+    return temporary_bytes_up_to(device, desc, layout_bytes(device, desc, desc.max_count, {}), {});
+  }
+  std::vector<TemporaryBound> temporary_bounds(const DeviceInfo& device, const SortDesc& desc) const override {
+    std::vector<TemporaryBound> bounds;
+    for (const std::uint64_t top : class_tops(desc)) {
+      const RadixPolicy p = radix_policy(device, desc, top, {});
+      bounds.push_back(class_bound(p, words_of(desc.key_type), words_of(desc.value_type), top));
+    }
+    return bounds;
+  }
+  std::unique_ptr<SortPlan> plan(const DeviceInfo& device, const SortDesc& desc) const override {
+    return std::make_unique<RadixPlan>(device, desc, RadixPolicyEdit{});
   }
 };
 
 }  // namespace
+
+std::unique_ptr<SortPlan> plan_radix(const DeviceInfo& device, const SortDesc& desc, const RadixPolicyEdit& edit) {
+  return std::make_unique<RadixPlan>(device, desc, edit);
+}
 
 const Algorithm* radix_algorithm() {
   static const RadixSort instance;

@@ -8,6 +8,8 @@
 #include <functional>
 #include <span>
 
+#include <memory>
+
 #include "vkc/context.hpp"
 #include "vkc/sort.hpp"
 
@@ -76,6 +78,11 @@ using RadixPolicyEdit = std::function<void(RadixPolicy&)>;
 /// device cannot run it.
 RadixPolicy radix_policy(const DeviceInfo& device, const SortDesc& desc, std::uint64_t count,
                          const RadixPolicyEdit& edit = {});
+
+class SortPlan;
+/// A radix sort of desc.max_count elements planned under `edit` (tests and probes; the planner's
+/// own plans take the device class's policy).
+std::unique_ptr<SortPlan> plan_radix(const DeviceInfo& device, const SortDesc& desc, const RadixPolicyEdit& edit);
 
 /// Subgroups a workgroup of `workgroup` invocations holds at the device's smallest subgroup
 /// size: the size of the kernels' per-subgroup arrays (MAX_SUBGROUPS).

@@ -1,4 +1,4 @@
-// The public sorting API: argument checks, buffers, and the hand-off to an algorithm.
+// The public sorting API: argument checks and the hand-off to the host path or the recording spine.
 #include "vkc/sort.hpp"
 
 #include <array>
@@ -8,102 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "core/kernels.hpp"
-#include "core/pipeline.hpp"
-#include "core/state.hpp"
-#include "sort/algorithm.hpp"
+#include "core/transfer.hpp"
 #include "sort/host_sort.hpp"
+#include "sort/planner.hpp"
+#include "sort/workspace.hpp"
 
 namespace vkc {
-namespace {
-
-void check_count(std::uint64_t count) {
-  if (count > UINT32_MAX) {
-    throw Error("cannot record a sort of " + std::to_string(count) +
-                " elements: the GPU-side count is 32 bits (at most 4294967295)");
-  }
-}
-
-sorting::Job make_job(const SortDesc& desc, const SortBuffers& b) {
-  sorting::Job job;
-  job.key_type = desc.key_type;
-  job.value_type = desc.value_type;
-  job.order = desc.options.order;
-  job.radix_scan = desc.options.radix_scan;
-  job.max_count = desc.max_count;
-  job.keys = {b.keys.buffer, Access::read_write, b.keys.offset};
-  job.values = {b.values.buffer, Access::read_write, b.values.offset};
-  job.temporary = {b.temporary.buffer, Access::read_write, b.temporary.offset + sorting::kScratchOffset};
-  job.temporary_is_clear = b.temporary_is_clear;
-  return job;
-}
-
-void check_desc(const SortDesc& desc, const SortBuffers& b) {
-  check_count(desc.max_count);
-  if (!b.keys.buffer || !b.temporary.buffer) throw Error("record_sort: the keys and temporary buffers are required");
-  if (desc.value_type != ValueType::none && !b.values.buffer) {
-    throw Error("record_sort: a values buffer is required for this value type");
-  }
-}
-
-}  // namespace
-
-namespace sorting {
-void record_planned(Context& ctx, Recorder& r, const sorting::PlannedSort& planned, const SortBuffers& buffers) {
-  sorting::Job job = make_job(planned.desc, buffers);
-  const std::uint64_t count = planned.desc.max_count;
-  if (planned.plan->clamps_count()) {
-    job.count = {ctx.state().count_ceiling.handle(), Access::read, 0, 4};
-  } else {
-    job.count = {buffers.temporary.buffer, Access::read, buffers.temporary.offset, 4};
-    r.fill_buffer(buffers.temporary.buffer, buffers.temporary.offset, 4, static_cast<std::uint32_t>(count));
-  }
-  planned.plan->record(ctx, r, job);
-}
-
-SortOptions options_for_argsort(SortOptions options) {
-  if (options.algorithm == SortAlgorithm::automatic && radix_algorithm_available()) {
-    options.algorithm = SortAlgorithm::radix;  // argsort promises the stable permutation by default
-  }
-  return options;
-}
-
-void record_iota(Context& ctx, Recorder& r, VkBuffer values, ValueType type, std::uint64_t n, std::uint64_t first) {
-  const std::uint32_t wg = streaming_workgroup_size(ctx.info());
-  const std::uint32_t words = static_cast<std::uint32_t>(value_bytes(type) / 4);
-  const Pipeline& p =
-      pipeline(ctx, {.shader = shaders::sort_iota, .specialization = {wg, words}, .bindings = 1, .push_bytes = 12});
-  const std::uint32_t push[] = {static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(first),
-                                static_cast<std::uint32_t>(first >> 32)};
-  r.dispatch(p, {{values, Access::write}}, push, groups_for(n, wg));
-}
-
-void record(Context& ctx, Recorder& r, const SortDesc& desc, std::uint64_t count, const SortBuffers& buffers,
-            const RadixPolicyEdit& edit) {
-  if (count > desc.max_count) throw Error("record_sort: count exceeds SortDesc::max_count");
-  SortDesc exact = desc;
-  exact.max_count = count;
-  check_desc(exact, buffers);
-  if (count == 0) return;
-  record_planned(ctx, r, plan_sort(ctx.info(), exact, edit), buffers);
-}
-
-void record_indirect(Context& ctx, Recorder& r, const SortDesc& desc, BufferRange count, const SortBuffers& buffers,
-                     const RadixPolicyEdit& edit) {
-  check_desc(desc, buffers);
-  if (desc.max_count == 0) return;
-  const PlannedSort planned = plan_sort(ctx.info(), desc, edit);
-  Job job = make_job(desc, buffers);
-  job.count = {count.buffer, Access::read, count.offset, 4};
-  planned.plan->record(ctx, r, job);
-}
-
-std::uint64_t temporary_bytes(const DeviceInfo& device, const SortDesc& desc, const RadixPolicyEdit& edit) {
-  check_count(desc.max_count);
-  if (desc.max_count == 0) return kScratchOffset;
-  return kScratchOffset + plan_sort(device, desc, edit).plan->temporary_bytes();
-}
-}  // namespace sorting
 
 std::string_view to_string(SortAlgorithm algorithm) {
   switch (algorithm) {
@@ -155,18 +65,21 @@ std::size_t value_bytes(ValueType type) {
   return 0;
 }
 
-std::uint64_t sort_temporary_bytes(Context& ctx, const SortDesc& desc) { return sorting::temporary_bytes(ctx.info(), desc); }
+std::uint64_t sort_temporary_bytes(Context& ctx, const SortDesc& desc) {
+  sorting::check_recordable_count(desc.max_count);
+  return sorting::device_bytes(ctx.info(), desc).temporary;
+}
+
+Sorter& sorter(Context& ctx) { return sorting::workspace(ctx).sorter(); }
 
 void record_sort(Context& ctx, VkCommandBuffer commands, const SortDesc& desc, std::uint64_t count,
                  const SortBuffers& buffers) {
-  Recorder r(ctx.state(), commands);
-  sorting::record(ctx, r, desc, count, buffers);
+  sorter(ctx).record_sort(commands, desc, count, buffers);
 }
 
 void record_sort_indirect(Context& ctx, VkCommandBuffer commands, const SortDesc& desc, BufferRange count,
                           const SortBuffers& buffers) {
-  Recorder r(ctx.state(), commands);
-  sorting::record_indirect(ctx, r, desc, count, buffers);
+  sorter(ctx).record_sort_indirect(commands, desc, count, buffers);
 }
 
 void sort(Context& ctx, KeyType type, void* keys, std::uint64_t count, const SortOptions& options) {

@@ -19,200 +19,15 @@
 #include <vector>
 
 #include "core/state.hpp"
+#include "engine.hpp"
 #include "support/gpu_test.hpp"
 #include "vkc/sort.hpp"
 
 namespace {
 
-std::vector<std::string>& engine_messages() {
-  static std::vector<std::string> messages;
-  return messages;
-}
-
-VKAPI_ATTR VkBool32 VKAPI_CALL collect_message(VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
-                                               const VkDebugUtilsMessengerCallbackDataEXT* data, void*) {
-  engine_messages().emplace_back(data->pMessage ? data->pMessage : "(empty)");
-  return VK_FALSE;
-}
-
-void ok(VkResult result, const char* what) {
-  if (result != VK_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + std::to_string(result));
-}
-
-// A host-visible buffer of the engine's, so that the test fills and reads it without staging.
-struct EngineBuffer {
-  VkBuffer buffer = VK_NULL_HANDLE;
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-  void* mapped = nullptr;
-};
-
-// What an engine owns: instance, messenger, device, queue, pipeline cache, command buffer.
-class Engine {
- public:
-  explicit Engine(std::uint32_t device_index) {
-    create_instance();
-    std::uint32_t count = 0;
-    vkEnumeratePhysicalDevices(instance_, &count, nullptr);
-    std::vector<VkPhysicalDevice> devices(count);
-    vkEnumeratePhysicalDevices(instance_, &count, devices.data());
-    physical_ = devices.at(device_index);
-    family_ = compute_family();
-    create_device();
-    VkPipelineCacheCreateInfo cache{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
-    ok(vkCreatePipelineCache(device_, &cache, nullptr, &cache_), "vkCreatePipelineCache");
-    VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    pool.queueFamilyIndex = family_;
-    ok(vkCreateCommandPool(device_, &pool, nullptr, &pool_), "vkCreateCommandPool");
-    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    alloc.commandPool = pool_;
-    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    alloc.commandBufferCount = 1;
-    ok(vkAllocateCommandBuffers(device_, &alloc, &commands_), "vkAllocateCommandBuffers");
-  }
-
-  ~Engine() {
-    for (const EngineBuffer& b : buffers_) {
-      vkDestroyBuffer(device_, b.buffer, nullptr);
-      vkFreeMemory(device_, b.memory, nullptr);
-    }
-    vkDestroyCommandPool(device_, pool_, nullptr);
-    vkDestroyPipelineCache(device_, cache_, nullptr);
-    vkDestroyDevice(device_, nullptr);
-    destroy_messenger();
-    vkDestroyInstance(instance_, nullptr);
-  }
-
-  vkc::AdoptedDevice adopted() const { return {instance_, physical_, device_, family_, queue_, cache_}; }
-  VkCommandBuffer commands() const { return commands_; }
-
-  EngineBuffer buffer(VkDeviceSize bytes) {
-    EngineBuffer b;
-    VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-    info.size = std::max<VkDeviceSize>(bytes, 16);
-    info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
-                 VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    ok(vkCreateBuffer(device_, &info, nullptr, &b.buffer), "vkCreateBuffer");
-    VkMemoryRequirements needs;
-    vkGetBufferMemoryRequirements(device_, b.buffer, &needs);
-    VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    alloc.allocationSize = needs.size;
-    alloc.memoryTypeIndex = host_visible_type(needs.memoryTypeBits);
-    ok(vkAllocateMemory(device_, &alloc, nullptr, &b.memory), "vkAllocateMemory");
-    ok(vkBindBufferMemory(device_, b.buffer, b.memory, 0), "vkBindBufferMemory");
-    ok(vkMapMemory(device_, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
-    buffers_.push_back(b);
-    return b;
-  }
-
-  void begin() {
-    ok(vkResetCommandPool(device_, pool_, 0), "vkResetCommandPool");
-    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    ok(vkBeginCommandBuffer(commands_, &begin), "vkBeginCommandBuffer");
-  }
-
-  void submit_and_wait() {
-    ok(vkEndCommandBuffer(commands_), "vkEndCommandBuffer");
-    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &commands_;
-    ok(vkQueueSubmit(queue_, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
-    ok(vkQueueWaitIdle(queue_), "vkQueueWaitIdle");
-  }
-
-  void barrier(VkPipelineStageFlags src_stages, VkAccessFlags src_access, VkPipelineStageFlags dst_stages,
-               VkAccessFlags dst_access) {
-    const VkMemoryBarrier b{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, src_access, dst_access};
-    vkCmdPipelineBarrier(commands_, src_stages, dst_stages, 0, 1, &b, 0, nullptr, 0, nullptr);
-  }
-
- private:
-  void create_instance() {
-    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.pApplicationName = "engine_test";
-    app.apiVersion = VK_API_VERSION_1_3;
-    const char* layers[] = {"VK_LAYER_KHRONOS_validation"};
-    const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME};
-    VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-    messenger.messageSeverity =
-        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                            VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-    messenger.pfnUserCallback = collect_message;
-    const VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
-    VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT, &messenger};
-    features.enabledValidationFeatureCount = 1;
-    features.pEnabledValidationFeatures = enables;
-    VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, &features};
-    info.pApplicationInfo = &app;
-    info.enabledLayerCount = 1;
-    info.ppEnabledLayerNames = layers;
-    info.enabledExtensionCount = 2;
-    info.ppEnabledExtensionNames = extensions;
-    ok(vkCreateInstance(&info, nullptr, &instance_), "vkCreateInstance");
-    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-        vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
-    ok(create(instance_, &messenger, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");
-  }
-
-  void destroy_messenger() {
-    auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-        vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
-    destroy(instance_, messenger_, nullptr);
-  }
-
-  std::uint32_t compute_family() const {
-    std::uint32_t count = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(physical_, &count, nullptr);
-    std::vector<VkQueueFamilyProperties> families(count);
-    vkGetPhysicalDeviceQueueFamilyProperties(physical_, &count, families.data());
-    for (std::uint32_t i = 0; i < count; ++i) {
-      if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) return i;
-    }
-    throw std::runtime_error("no compute queue");
-  }
-
-  // The device with what vkc asks for, chained as the engine would chain its own features.
-  void create_device() {
-    vkc::DeviceRequirements needs = vkc::device_requirements(instance_, physical_);
-    if (needs.subgroup_size_control.subgroupSizeControl) needs.vulkan12.pNext = &needs.subgroup_size_control;
-    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &needs.vulkan12};
-    features.features = needs.features;
-    const float priority = 1.0f;
-    VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    queue.queueFamilyIndex = family_;
-    queue.queueCount = 1;
-    queue.pQueuePriorities = &priority;
-    VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
-    info.queueCreateInfoCount = 1;
-    info.pQueueCreateInfos = &queue;
-    info.enabledExtensionCount = static_cast<std::uint32_t>(needs.extensions.size());
-    info.ppEnabledExtensionNames = needs.extensions.data();
-    ok(vkCreateDevice(physical_, &info, nullptr, &device_), "vkCreateDevice");
-    vkGetDeviceQueue(device_, family_, 0, &queue_);
-  }
-
-  std::uint32_t host_visible_type(std::uint32_t type_bits) const {
-    VkPhysicalDeviceMemoryProperties memory;
-    vkGetPhysicalDeviceMemoryProperties(physical_, &memory);
-    const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-    for (std::uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
-      if ((type_bits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & want) == want) return i;
-    }
-    throw std::runtime_error("no host-visible coherent memory");
-  }
-
-  VkInstance instance_ = VK_NULL_HANDLE;
-  VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
-  VkPhysicalDevice physical_ = VK_NULL_HANDLE;
-  std::uint32_t family_ = 0;
-  VkDevice device_ = VK_NULL_HANDLE;
-  VkQueue queue_ = VK_NULL_HANDLE;
-  VkPipelineCache cache_ = VK_NULL_HANDLE;
-  VkCommandPool pool_ = VK_NULL_HANDLE;
-  VkCommandBuffer commands_ = VK_NULL_HANDLE;
-  std::vector<EngineBuffer> buffers_;
-};
+using vkc::test::Engine;
+using vkc::test::EngineBuffer;
+using vkc::test::engine_messages;
 
 // Just past one radix tile at every lavapipe subgroup size (1,024 to 4,096 keys), so several
 // workgroups rank and scatter.
@@ -362,7 +177,7 @@ TEST_F(EngineAdoption, UsesTheEnginesPipelineCacheAndWritesNoFile) {
   const std::string old = std::getenv("VKC_PIPELINE_CACHE") ? std::getenv("VKC_PIPELINE_CACHE") : "";
   setenv("VKC_PIPELINE_CACHE", dir.c_str(), 1);
   vkc_.emplace(engine_->adopted());
-  EXPECT_EQ(vkc_->state().pipeline_cache, engine_->adopted().pipeline_cache);
+  EXPECT_EQ(vkc::detail::compute_device(*vkc_).pipelines.handle, engine_->adopted().pipeline_cache);
   const Input in = random_input();
   const Input out = sort_on_engine(in, kMaxCount, false);
   EXPECT_EQ(out.keys, expected(in, kMaxCount).keys);

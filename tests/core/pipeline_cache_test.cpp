@@ -106,7 +106,7 @@ class PipelineCacheTest : public GpuTest {
   // A context on dir_ that sorts, then is destroyed: it leaves its file. Returns the file's path.
   fs::path write_cache_file() {
     auto c = open_context(dir_);
-    const fs::path file = c->state().cache_file.path();
+    const fs::path file = detail::state_of(*c).cache_file.path();
     expect_sorts(*c);
     close(c);
     return file;
@@ -169,8 +169,8 @@ class PipelineCacheTest : public GpuTest {
   // A context on dir_ with `file` in place: it must ignore the file, sort, and leave a valid one.
   void expect_ignored_and_replaced(const fs::path& file) {
     auto c = open_context(dir_);
-    EXPECT_EQ(c->state().cache_file.loaded_bytes(), 0u) << "the file was handed to the driver";
-    EXPECT_NE(c->state().pipeline_cache, VkPipelineCache(VK_NULL_HANDLE));
+    EXPECT_EQ(detail::state_of(*c).cache_file.loaded_bytes(), 0u) << "the file was handed to the driver";
+    EXPECT_NE(detail::compute_device(*c).pipelines.handle, VkPipelineCache(VK_NULL_HANDLE));
     expect_sorts(*c);
     close(c);
     expect_valid_file(file);
@@ -186,7 +186,7 @@ TEST_F(PipelineCacheTest, SecondContextLoadsTheFileTheFirstWrote) {
   expect_valid_file(file);
 
   auto second = open_context(dir_);
-  EXPECT_EQ(second->state().cache_file.loaded_bytes(), fs::file_size(file) - sizeof(PipelineCacheFileHeader));
+  EXPECT_EQ(detail::state_of(*second).cache_file.loaded_bytes(), fs::file_size(file) - sizeof(PipelineCacheFileHeader));
   expect_sorts(*second);
   close(second);
 }
@@ -266,8 +266,8 @@ TEST_F(PipelineCacheTest, OffReadsAndWritesNoFile) {
   ScopedEnv xdg("XDG_CACHE_HOME", dir_.c_str());
   ScopedEnv env("VKC_PIPELINE_CACHE", nullptr);
   auto c = open_context("off");
-  EXPECT_TRUE(c->state().cache_file.path().empty());
-  EXPECT_EQ(c->state().pipeline_cache, VkPipelineCache(VK_NULL_HANDLE));
+  EXPECT_TRUE(detail::state_of(*c).cache_file.path().empty());
+  EXPECT_EQ(detail::compute_device(*c).pipelines.handle, VkPipelineCache(VK_NULL_HANDLE));
   // A pipeline built, none dispatched: lavapipe compiles at the first dispatch, and with
   // XDG_CACHE_HOME moved its own disk cache (Mesa's) would start cold.
   pipeline(*c, {.shader = shaders::core_copy, .specialization = {64, 4}, .bindings = 2, .push_bytes = 4});

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/recorder.hpp"
+#include "core/state.hpp"
 #include "sort/bitonic.hpp"
 #include "sort/reference.hpp"
 #include "support/gpu_test.hpp"
@@ -97,7 +98,7 @@ TEST_F(BitonicTuningTest, SortsWithTheLargeSortTuningsOfGpus) {
   for (const sorting::BitonicTuning tuning : {sorting::BitonicTuning{128, 4, 1}, sorting::BitonicTuning{256, 4, 1}}) {
     for (std::size_t n : {std::size_t{1} << 15, (std::size_t{3} << 13) + 5}) {
       const auto input = make_keys<std::uint32_t>(n, Dist::uniform, rng);
-      const auto record = [&](Recorder& r, const sorting::Job& job) { sorting::record_bitonic(ctx(), r, job, tuning); };
+      const auto record = [&](Recorder& r, const sorting::Job& job) { sorting::record_bitonic(detail::compute_device(ctx()), r, job, tuning); };
       ASSERT_TRUE(keys_sorted(input, sort_with(record, input), SortOrder::ascending))
           << "n=" << n << " wg" << tuning.workgroup_size;
     }
@@ -117,7 +118,7 @@ TEST_F(BitonicTuningTest, SortsOneTileAtEveryElementCountPerInvocation) {
       if (!shape.log_n) continue;  // the tile does not fit this device's shared memory
       ++shapes_run;
       const auto record = [&](Recorder& r, const sorting::Job& job) {
-        sorting::record_small_bitonic(ctx(), r, job, shape);
+        sorting::record_small_bitonic(detail::compute_device(ctx()), r, job, shape);
       };
       const auto input = make_keys<std::uint32_t>(n, Dist::uniform, rng);
       ASSERT_TRUE(keys_sorted(input, sort_with(record, input), SortOrder::ascending)) << "n=" << n << " e" << e_bits;

@@ -12,8 +12,10 @@
 #include <mutex>
 #include <thread>
 
+#include "core/state.hpp"
 #include "sort/algorithm.hpp"
 #include "sort/host_sort.hpp"
+#include "sort/record.hpp"
 #include "sort/reference.hpp"
 #include "support/gpu_test.hpp"
 #include "vkc/sort.hpp"
@@ -316,12 +318,12 @@ TEST_F(OutOfCoreLimits, TheLimitComesFromTheEnvironmentWhenTheOptionIsUnset) {
 TEST_F(OutOfCoreLimits, RunIndicesPast32BitsCarryIntoTheHighWord) {
   const std::uint64_t first = (std::uint64_t{1} << 32) - 5, n = 1000;
   Buffer indices = ctx().create_buffer(n * 8);
-  ctx().run([&](Recorder& r) { sorting::record_iota(ctx(), r, indices.handle(), ValueType::u64, n, first); });
+  ctx().run([&](Recorder& r) { sorting::record_iota(detail::compute_device(ctx()), r, indices.handle(), ValueType::u64, n, first); });
   std::vector<std::uint64_t> got(n);
   ctx().download(indices, std::span<std::uint64_t>(got));
   for (std::uint64_t i = 0; i < n; ++i) ASSERT_EQ(got[i], first + i) << "index " << i;
   const std::uint64_t later = (std::uint64_t{7} << 32) + 3;
-  ctx().run([&](Recorder& r) { sorting::record_iota(ctx(), r, indices.handle(), ValueType::u64, n, later); });
+  ctx().run([&](Recorder& r) { sorting::record_iota(detail::compute_device(ctx()), r, indices.handle(), ValueType::u64, n, later); });
   ctx().download(indices, std::span<std::uint64_t>(got));
   for (std::uint64_t i = 0; i < n; ++i) ASSERT_EQ(got[i], later + i) << "index " << i;
 }

@@ -10,8 +10,10 @@
 
 #include "core/loader.hpp"
 #include "core/recorder.hpp"
-#include "sort/algorithm.hpp"
+#include "sort/planner.hpp"
 #include "sort/radix_policy.hpp"
+#include "sort/record.hpp"
+#include "sort/workspace.hpp"
 #include "sort/reference.hpp"
 #include "support/gpu_test.hpp"
 
@@ -58,16 +60,21 @@ class RadixSortTest : public GpuTest, public ::testing::WithParamInterface<Radix
   }
 
   // sort_temporary_bytes, record_sort and record_sort_indirect under the variant's policy.
+  sorting::PlannedSort plan(const SortDesc& desc) {
+    return sorting::plan_radix_sort(ctx().info(), desc, GetParam().variant->edit);
+  }
   std::uint64_t temporary_bytes(const SortDesc& desc) {
-    return sorting::temporary_bytes(ctx().info(), desc, GetParam().variant->edit);
+    return desc.max_count ? plan(desc).temporary_bytes() : sorting::kScratchOffset;
   }
   void record(Recorder& r, const SortDesc& desc, std::uint64_t count, const SortBuffers& buffers) {
     expect_variant(desc, count);
-    sorting::record(ctx(), r, desc, count, buffers, GetParam().variant->edit);
+    SortDesc exact = desc;
+    exact.max_count = count;
+    if (count) sorting::record_planned(sorting::sort_device(ctx()), r, plan(exact), buffers);
   }
   void record_indirect(Recorder& r, const SortDesc& desc, BufferRange count, const SortBuffers& buffers) {
     expect_variant(desc, desc.max_count);
-    sorting::record_indirect(ctx(), r, desc, count, buffers, GetParam().variant->edit);
+    sorting::record_planned_indirect(sorting::sort_device(ctx()), r, plan(desc), count, buffers);
   }
 
   // vkc::sort and sort_pairs under the variant's policy: upload, record, download.
@@ -444,7 +451,7 @@ TEST(RadixTemporaryBytes, NeverShrinkAsMaxCountGrows) {
         for (std::uint64_t n = base - 2; n <= base + 2; ++n) {
           SortDesc desc{key, value, n, {}};
           desc.options.algorithm = SortAlgorithm::radix;
-          const std::uint64_t bytes = sorting::temporary_bytes(device, desc);
+          const std::uint64_t bytes = sorting::device_bytes(device, desc).temporary;
           EXPECT_GE(bytes, previous) << to_string(key) << " keys, value bytes " << value_bytes(value) << ", n=" << n;
           previous = bytes;
         }

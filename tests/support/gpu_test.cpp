@@ -11,8 +11,6 @@
 
 namespace vkc::test {
 
-namespace {
-
 // Sets the variables that VKC_TEST_ENV lists ("NAME=VALUE NAME=VALUE ..."; see
 // tests/CMakeLists.txt) in this process, for the context and for any vkc process a test starts.
 void apply_test_environment() {
@@ -25,6 +23,8 @@ void apply_test_environment() {
     setenv(word.substr(0, eq).c_str(), word.substr(eq + 1).c_str(), 1);
   }
 }
+
+namespace {
 
 bool env_is_set(const char* name) {
   const char* value = std::getenv(name);

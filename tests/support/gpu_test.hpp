@@ -15,6 +15,10 @@ namespace vkc::test {
 /// VKC_TEST_UNCHECKED=1 says so. Sets VKC_PIPELINE_CACHE=off unless it is set.
 Context& context();
 
+/// Sets the variables CTest passes in VKC_TEST_ENV (the subgroup size, validation) in this process:
+/// what context() does first, for tests that create their own Vulkan objects without it.
+void apply_test_environment();
+
 /// Adds a test failure for every message the validation layer emitted since the last check.
 void expect_no_validation_messages();
 

@@ -11,4 +11,6 @@
 #include "core/recorder.hpp"
 #include "core/state.hpp"
 #include "sort/algorithm.hpp"
+#include "sort/record.hpp"
+#include "sort/workspace.hpp"
 #include "sort/verify.hpp"

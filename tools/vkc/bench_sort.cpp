@@ -105,7 +105,7 @@ bench::Stats time_algorithm(Context& ctx, const BenchArgs& args, const SortDesc&
     if (values) record_copy(ctx, r, pristine_values.handle(), values.handle(), data.values.size() / 4);
   };
   const auto stats = bench::time_gpu(ctx, args.warmup, args.runs, fresh_input,
-                                     [&](Recorder& r) { sorting::record(ctx, r, desc, n, buffers); });
+                                     [&](Recorder& r) { sorting::record(sorting::sort_device(ctx), r, desc, n, buffers); });
   std::vector<std::byte> out_keys(data.keys.size()), out_values(data.values.size());
   ctx.download(keys, out_keys.data(), out_keys.size());
   if (values) ctx.download(values, out_values.data(), out_values.size());

@@ -223,7 +223,7 @@ namespace {
 
 // A pinned, host-visible buffer, as the staging of a transfer uses.
 struct PinnedBuffer {
-  PinnedBuffer(const detail::ContextState& s, std::uint64_t bytes) : device(s.device) {
+  PinnedBuffer(const detail::Device& s, std::uint64_t bytes) : device(s.device) {
     detail::allocate_buffer(s, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                             VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
                             VK_MEMORY_PROPERTY_HOST_CACHED_BIT, false, buffer, memory);
@@ -245,7 +245,7 @@ double copy_bound_ms(Context& ctx, std::uint64_t bytes, int runs) {
   // Past 1 GiB, the same buffers copied again for each further GiB: a buffer's size is capped
   // (maxStorageBufferRange, maxMemoryAllocationSize), the copy engines' rate is not.
   const std::uint64_t piece = std::min<std::uint64_t>(bytes, std::uint64_t{1} << 30);
-  const PinnedBuffer host(ctx.state(), piece);
+  const PinnedBuffer host(detail::compute_device(ctx).device, piece);
   const Buffer device = ctx.create_buffer(piece);
   double total = 0;
   for (const bool up : {true, false}) {
