@@ -188,9 +188,11 @@ struct DeviceRequirements {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
 };
 
-/// The extensions and features vkc needs on `physical`, a device of `instance`. Throws Error
+/// The extensions and features vkc needs on `physical`, a device of `instance`, asked through
+/// `get_instance_proc_addr` (the engine's loader; null: vkc opens libvulkan.so.1). Throws Error
 /// when the device cannot run vkc at all (Vulkan before 1.2, no VK_KHR_push_descriptor).
-DeviceRequirements device_requirements(VkInstance instance, VkPhysicalDevice physical);
+DeviceRequirements device_requirements(VkInstance instance, VkPhysicalDevice physical,
+                                       PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr);
 
 /// An engine's Vulkan objects, for a Context that computes on them (as vk_radix_sort and
 /// Fuchsia's radix_sort_vk take the caller's device). Nothing here is owned by vkc: the Context

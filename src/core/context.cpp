@@ -237,9 +237,14 @@ Context::State::~State() {
   if (instance && !adopted) vkDestroyInstance(instance, nullptr);
 }
 
-DeviceRequirements device_requirements(VkInstance instance, VkPhysicalDevice physical) {
-  load_loader();
-  load_instance(instance);
+DeviceRequirements device_requirements(VkInstance instance, VkPhysicalDevice physical,
+                                       PFN_vkGetInstanceProcAddr get_instance_proc_addr) {
+  if (get_instance_proc_addr) {
+    load_instance_from(get_instance_proc_addr, instance);
+  } else {
+    load_loader();
+    load_instance(instance);
+  }
   const DeviceInfo info = detail::query_device_info(physical, 0);
   if (info.api_version < VK_API_VERSION_1_2) {
     throw Error("'" + info.name + "' supports Vulkan " + info.api_version_string() + "; vkc needs 1.2");
