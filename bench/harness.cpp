@@ -1,18 +1,15 @@
 #include "harness.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <ctime>
 #include <sstream>
 
+#include "common.hpp"
 #include "core/recorder.hpp"
 #include "io/atomic_file.hpp"
-#include "vkc_commit.hpp"
 
 namespace vkc::bench {
 
@@ -75,12 +72,7 @@ RunInfo run_info(const Context& ctx) {
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
   return {ctx.info().name, ctx.info().driver_name + " " + ctx.info().driver_info, ctx.info().api_version_string(),
-          build_commit(), date};
-}
-
-std::string build_commit() {
-  const char* commit = std::getenv("VKC_COMMIT");
-  return commit && *commit ? commit : VKC_GIT_COMMIT;
+          cli::build_commit(), date};
 }
 
 void Table::add_row(std::vector<std::string> cells) {
@@ -143,23 +135,6 @@ std::string significant(double value, int digits) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", std::clamp(digits - 1 - magnitude, 0, 30), value);
   return buf;
-}
-
-namespace {
-bool quiet_progress = false;
-}
-
-void set_quiet(bool quiet) { quiet_progress = quiet; }
-
-void progress(const std::string& message) {
-  if (quiet_progress) return;
-  if (isatty(STDERR_FILENO)) {
-    std::fprintf(stderr, "\r\033[K%s", message.c_str());
-    if (message.empty()) std::fputs("\r", stderr);
-  } else if (!message.empty()) {
-    std::fprintf(stderr, "%s\n", message.c_str());
-  }
-  std::fflush(stderr);
 }
 
 }  // namespace vkc::bench

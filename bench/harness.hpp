@@ -65,12 +65,4 @@ std::string fixed(double value, int digits = 3);
 /// "1.500"), so that neither a small nor a large value rounds away; "" for a negative value.
 std::string significant(double value, int digits = 4);
 
-/// The commit this program was built from (VKC_COMMIT in the environment overrides it).
-std::string build_commit();
-
-/// Progress on stderr: on a terminal one line redrawn in place (an empty message clears it),
-/// otherwise each non-empty message as a line of its own; nothing when quiet.
-void progress(const std::string& message);
-void set_quiet(bool quiet);
-
 }  // namespace vkc::bench

@@ -1,5 +1,5 @@
 // How many workgroups the device keeps resident at once as a function of the shared memory each
-// declares and its size, for a kernel of few registers (shaders/bench/occupancy.comp). Answers
+// declares and its size, for a kernel of few registers (bench/shaders/occupancy.comp). Answers
 // whether the radix scatter's "24 KiB line" on NVIDIA (docs/perf-notes.md) is the SM's shared
 // memory plan at run time or the compiler's register plan: if a light kernel with 36 KiB keeps
 // two workgroups per SM, the line is the compiler's. Also lists the device's extensions.
@@ -14,6 +14,7 @@
 #include "core/kernels.hpp"
 #include "core/loader.hpp"
 #include "core/state.hpp"
+#include "vkc_bench_shader_names.hpp"
 
 using namespace vkc;
 

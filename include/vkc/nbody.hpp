@@ -93,9 +93,9 @@ InitialConditions parse_initial_conditions(std::string_view name);
 State make_initial_conditions(InitialConditions ic, std::size_t n, std::uint64_t seed);
 
 /// Saves positions and velocities as one .npy file of shape (N, 8), dtype <f4, one row per
-/// body: x, y, z, m, vx, vy, vz, 0. Written atomically; throws io::FormatError on failure.
+/// body: x, y, z, m, vx, vy, vz, 0. Written atomically; throws vkc::Error on failure.
 void save_state(const std::filesystem::path& path, const State& state);
-/// Loads what save_state wrote (time 0). Throws io::FormatError for an unreadable or
+/// Loads what save_state wrote (time 0). Throws vkc::Error for an unreadable or
 /// malformed file, and for one that is not f32 (N, 8) with N >= 2 and finite values and
 /// masses >= 0.
 State load_state(const std::filesystem::path& path);
@@ -202,7 +202,7 @@ class Renderer {
 /// 90th percentile of the projected distance from it.
 View fit_view(const State& state);
 
-/// Writes RGBA8 pixels as a PNG file, atomically. Throws io::FormatError when it cannot.
+/// Writes RGBA8 pixels as a PNG file, atomically. Throws vkc::Error when it cannot.
 void write_png(const std::filesystem::path& path, const std::vector<std::uint8_t>& rgba, std::uint32_t width,
                std::uint32_t height);
 

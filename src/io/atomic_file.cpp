@@ -15,7 +15,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
-#include <stdexcept>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -209,7 +208,7 @@ void AtomicFile::open_direct() {
 }
 
 void AtomicFile::write(std::span<const std::byte> bytes) {
-  if (!open_) throw std::logic_error("AtomicFile::write after commit or a failed commit");
+  if (!open_) throw Error("AtomicFile::write after commit or a failed commit");
   open_direct();
   while (!bytes.empty()) {
     ssize_t n = ::write(fd_, bytes.data(), std::min(bytes.size(), max_chunk));
@@ -222,7 +221,7 @@ void AtomicFile::write(std::span<const std::byte> bytes) {
 }
 
 void AtomicFile::write_at(std::uint64_t offset, std::span<const std::byte> bytes) {
-  if (!seekable()) throw std::logic_error("AtomicFile::write_at on a direct output or after commit");
+  if (!seekable()) throw Error("AtomicFile::write_at on a direct output or after commit");
   detail::pwrite_all(fd_, offset, bytes, target_, "cannot write '" + temp_.string() + "'");
   // Start this range's way to the disk now, while other ranges are still being written, so that
   // commit()'s fsync waits for less. Best effort: fsync reports any write error.
@@ -232,7 +231,7 @@ void AtomicFile::write_at(std::uint64_t offset, std::span<const std::byte> bytes
 }
 
 void AtomicFile::commit() {
-  if (!open_) throw std::logic_error("AtomicFile::commit after commit or a failed commit");
+  if (!open_) throw Error("AtomicFile::commit after commit or a failed commit");
   open_ = false;
   if (direct_) {
     open_direct();  // an empty output still opens a FIFO, so that its reader sees the end

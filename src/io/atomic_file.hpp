@@ -28,7 +28,7 @@ namespace vkc::io {
 /// A new file gets the usual 0666 & ~umask permissions; those of a replaced target are not
 /// kept, and a read-only target is replaced (check_output is where the CLI refuses it). All I/O
 /// failures throw FormatError ("<target>: <problem>"); calling write() or commit() after
-/// commit() throws std::logic_error. Move-only; not thread-safe.
+/// commit() throws Error. Move-only; not thread-safe.
 class AtomicFile {
  public:
   /// Whether commit() waits for the disk (see above).

@@ -442,7 +442,7 @@ std::string npy_header(DType dtype, std::span<const std::size_t> shape) {
     out.append(total - out.size() - 1, ' ');
     return out + '\n';
   }
-  throw std::length_error("vkc::io::write_npy: header longer than 4 GiB");
+  throw Error("vkc::io::write_npy: header longer than 4 GiB");
 }
 
 std::size_t dtype_size(DType dtype) { return info(dtype).size; }
@@ -498,9 +498,9 @@ ArrayReader::~ArrayReader() = default;
 bool ArrayReader::seekable() const { return input_ && input_->file.is_regular() && data_bytes_; }
 
 void ArrayReader::read_at(std::uint64_t offset, void* dst, std::uint64_t bytes) const {
-  if (!seekable()) throw std::logic_error("ArrayReader::read_at on a stream or after read()");
+  if (!seekable()) throw Error("ArrayReader::read_at on a stream or after read()");
   if (offset > *data_bytes_ || bytes > *data_bytes_ - offset) {
-    throw std::out_of_range("ArrayReader::read_at past the end of the data");
+    throw Error("ArrayReader::read_at past the end of the data");
   }
   // The data starts where the header ended; raw data's first bytes were read as the lead.
   const std::uint64_t data_start = input_->file.position() - input_->lead.size();
@@ -521,7 +521,7 @@ void ArrayReader::check_raw_size(std::uint64_t bytes) const {
 }
 
 Array ArrayReader::read(std::uint64_t max_bytes) {
-  if (!input_) throw std::logic_error("ArrayReader::read called twice");
+  if (!input_) throw Error("ArrayReader::read called twice");
   InputFile& file = input_->file;
   Array array = array_;
   if (data_bytes_) {
@@ -552,8 +552,8 @@ Array ArrayReader::read(std::uint64_t max_bytes) {
 }
 
 void ArrayReader::read_in_pieces(const std::function<void(std::span<const std::byte>)>& consume) {
-  if (!input_) throw std::logic_error("ArrayReader read twice");
-  if (!data_bytes_) throw std::logic_error("ArrayReader::read_in_pieces on raw data of unknown length");
+  if (!input_) throw Error("ArrayReader read twice");
+  if (!data_bytes_) throw Error("ArrayReader::read_in_pieces on raw data of unknown length");
   if (!input_->lead.empty()) consume(input_->lead);
   std::vector<std::byte> piece(static_cast<std::size_t>(std::min<std::uint64_t>(*data_bytes_, 4 << 20)));
   for (std::uint64_t left = *data_bytes_ - input_->lead.size(); left > 0;) {
@@ -590,9 +590,8 @@ bool looks_like_npy(const fs::path& path) {
 void write_npy(AtomicFile& file, DType dtype, std::span<const std::byte> data, std::vector<std::size_t> shape) {
   const std::optional<std::uint64_t> needed = byte_count(shape, dtype);
   if (!needed || *needed != data.size()) {
-    throw std::invalid_argument("vkc::io::write_npy(" + file.target().string() + "): " + std::to_string(data.size()) +
-                                " bytes given for shape " + shape_repr(shape) + " of " +
-                                std::string(dtype_name(dtype)));
+    throw Error("vkc::io::write_npy(" + file.target().string() + "): " + std::to_string(data.size()) +
+                " bytes given for shape " + shape_repr(shape) + " of " + std::string(dtype_name(dtype)));
   }
   const std::string header = npy_header(dtype, shape);
   file.write(std::as_bytes(std::span(header)));
@@ -603,9 +602,8 @@ void write_npy(AtomicFile& file, DType dtype, std::span<const std::byte> data, s
 void write_npy(const fs::path& path, DType dtype, std::span<const std::byte> data, std::vector<std::size_t> shape) {
   const std::optional<std::uint64_t> needed = byte_count(shape, dtype);
   if (!needed || *needed != data.size()) {
-    throw std::invalid_argument("vkc::io::write_npy(" + path.string() + "): " + std::to_string(data.size()) +
-                                " bytes given for shape " + shape_repr(shape) + " of " +
-                                std::string(dtype_name(dtype)));
+    throw Error("vkc::io::write_npy(" + path.string() + "): " + std::to_string(data.size()) +
+                " bytes given for shape " + shape_repr(shape) + " of " + std::string(dtype_name(dtype)));
   }
   AtomicFile file(path);
   write_npy(file, dtype, data, std::move(shape));

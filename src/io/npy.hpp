@@ -125,7 +125,7 @@ std::string npy_header(DType dtype, std::span<const std::size_t> shape);
 /// Writes data as an .npy file, atomically (see AtomicFile for what each kind of path means): the target is replaced only once
 /// the whole file is on disk. The header is padded so the data starts at a multiple of 64
 /// bytes, as NumPy does; format 1.0 when the header fits in 65535 bytes, else 2.0.
-/// Throws std::invalid_argument when data.size() != product(shape) * dtype_size(dtype), and
+/// Throws Error when data.size() != product(shape) * dtype_size(dtype), and
 /// FormatError when the file cannot be written.
 void write_npy(const std::filesystem::path& path, DType dtype, std::span<const std::byte> data,
                std::vector<std::size_t> shape);

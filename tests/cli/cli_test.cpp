@@ -150,6 +150,28 @@ TEST_F(CliInfo, HelpShowsTheDefaults) {
   EXPECT_THAT(nbody.out, HasSubstr("=4096"));
   const auto top = run_vkc("--help", scratch_dir());
   EXPECT_THAT(top.out, HasSubstr("2 usage error"));
+  EXPECT_THAT(top.out, HasSubstr("bench"));
+}
+
+// The benchmarks are vkc-bench, which `vkc bench` runs from vkc's own folder: options given to vkc
+// before `bench` reach it, and its exit status and stderr are the command's.
+TEST_F(CliInfo, OptionsBeforeBenchReachTheBenchmarks) {
+  const auto o = run_vkc("--device 42 bench sort --max-n 1024", scratch_dir());
+  EXPECT_EQ(o.status, 1);
+  EXPECT_EQ(line_count(o.err), 1) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("no Vulkan device with index 42"));
+}
+
+TEST_F(CliInfo, BenchWithoutVkcBenchBesideItSaysTheBenchmarksAreNotBuilt) {
+  const auto dir = scratch_dir();
+  const auto vkc = dir / "vkc", err = dir / "stderr.txt";
+  std::filesystem::copy_file(VKC_EXECUTABLE, vkc);
+  const int raw = std::system(("'" + vkc.string() + "' bench sort --max-n 1024 2>'" + err.string() + "'").c_str());
+  EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 1);
+  const std::string message = slurp(err);
+  EXPECT_EQ(line_count(message), 1) << message;
+  EXPECT_THAT(message, HasSubstr("the benchmarks are not built"));
+  EXPECT_THAT(message, HasSubstr("-DVKC_BUILD_BENCH=ON"));
 }
 
 TEST_F(CliInfo, ProgressIsLinesOnANonTerminalAndQuietSilencesIt) {

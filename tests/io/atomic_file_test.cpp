@@ -136,11 +136,11 @@ TEST_F(AtomicFileTest, FailedRenameKeepsTargetAndRemovesTemp) {
   EXPECT_EQ(read_file(path("out.bin/keep")), "kept");
 }
 
-TEST_F(AtomicFileTest, UseAfterCommitIsALogicError) {
+TEST_F(AtomicFileTest, UseAfterCommitIsAnError) {
   AtomicFile file(path("out.bin"));
   file.commit();
-  EXPECT_THROW(file.write(to_bytes("late")), std::logic_error);
-  EXPECT_THROW(file.commit(), std::logic_error);
+  EXPECT_THROW(file.write(to_bytes("late")), Error);
+  EXPECT_THROW(file.commit(), Error);
 }
 
 TEST_F(AtomicFileTest, MovedFromFileOwnsNothing) {

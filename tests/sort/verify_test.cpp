@@ -1,8 +1,8 @@
-// Specification of the sort-output checks of src/sort/verify.hpp against std::stable_sort under
+// Specification of the sort-output checks of bench/verify.hpp against std::stable_sort under
 // the order contract: outputs the reference accepts pass, and each kind of damage a sort could do
 // (an adjacent swap, a key replaced, a value moved, a zero's sign, a NaN's place, a lost element)
 // is found, at every position of arrays split over several threads, for all six key types.
-#include "sort/verify.hpp"
+#include "verify.hpp"
 
 #include <gtest/gtest.h>
 

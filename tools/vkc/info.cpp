@@ -6,8 +6,6 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "harness.hpp"
-#include "io/atomic_file.hpp"
 #include "vkc/context.hpp"
 
 namespace vkc::cli {
@@ -91,11 +89,7 @@ std::string vulkan_text(const Common& common) {
 }  // namespace
 
 std::string version_text(const Common& common) {
-  return "vkc " VKC_VERSION " (commit " + bench::build_commit() + ")\n" + vulkan_text(common);
-}
-
-void check_output_path(const std::string& path, const Common& common) {
-  if (!path.empty()) io::check_output(path, common.force);
+  return "vkc " VKC_VERSION " (commit " + build_commit() + ")\n" + vulkan_text(common);
 }
 
 void register_info(CLI::App& app, Common& common) {

@@ -15,7 +15,6 @@
 #include <thread>
 
 #include "commands.hpp"
-#include "harness.hpp"
 #include "io/atomic_file.hpp"
 #include "io/npy.hpp"
 #include "io/scratch_file.hpp"
@@ -155,7 +154,7 @@ std::unique_ptr<io::ScratchFile> copy_of_stream(io::ArrayReader& reader, const s
   if (!reader.count()) return nullptr;
   auto copy = scratch_file(*reader.count() * io::dtype_size(reader.dtype()));
   if (!copy) return nullptr;
-  bench::progress("vkc sort: reading " + name);
+  progress("vkc sort: reading " + name);
   std::uint64_t at = 0;
   reader.read_in_pieces([&](std::span<const std::byte> piece) {
     copy->write_at(at, piece);
@@ -185,7 +184,7 @@ void sort_in_memory(Context& ctx, const SortArgs& args, const Common& common, io
   const bool counted = reader.count().has_value();
   io::Array keys = reader.read(host_memory_bytes());
   if (!counted) check_count(args, common, type, keys.count());
-  bench::progress("vkc sort: sorting " + std::to_string(keys.count()) + " keys on " + ctx.info().name);
+  progress("vkc sort: sorting " + std::to_string(keys.count()) + " keys on " + ctx.info().name);
   if (args.argsort) {
     const auto perm = argsort64(ctx, key_type_of(type), keys.bytes.data(), keys.count(), options);
     io::write_npy(out, io::DType::u64, std::as_bytes(std::span(perm)), {perm.size()});
@@ -211,7 +210,7 @@ std::function<void(const SortProgress&)> terminal_progress(std::uint64_t input_b
     char line[160];
     std::snprintf(line, sizeof line, "vkc sort: %.2f of %.2f GiB, %.2f GiB/s, %.0f s left", done, input_bytes / gib,
                   done / std::max(seconds, 1e-9), seconds * (1 - fraction) / fraction);
-    bench::progress(line);
+    progress(line);
   };
 }
 
@@ -226,21 +225,21 @@ void sort_by_route(std::unique_ptr<Context> ctx, const SortArgs& args, const Com
   };
   std::unique_ptr<io::ScratchFile> scratch;
   if (reader.seekable() && out.seekable()) {
-    bench::progress(sorting);
+    progress(sorting);
     sort_to_file(*ctx, args, reader, from_file, out, options);
   } else if (reader.seekable() && (scratch = scratch_file(payload_bytes(args, reader)))) {
-    bench::progress(sorting);
+    progress(sorting);
     sort_through_scratch(*ctx, args, reader, from_file, *scratch, out, options);
   } else if (out.seekable() && (scratch = copy_of_stream(reader, args.input.string()))) {
-    bench::progress(sorting);
+    progress(sorting);
     sort_to_file(*ctx, args, reader, [&](std::uint64_t offset, void* dst, std::uint64_t bytes) {
       scratch->read_at(offset, std::span(static_cast<std::byte*>(dst), bytes));
     }, out, options);
   } else {
-    bench::progress("vkc sort: reading " + args.input.string());
+    progress("vkc sort: reading " + args.input.string());
     sort_in_memory(*ctx, args, common, reader, out, options);
   }
-  bench::progress("");
+  progress("");
   // A regular output that sort_to_file wrote is still open: it is committed here.
   if (out.seekable()) commit_while_releasing(out, std::move(ctx));
 }

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "commands.hpp"
+#include "bench_commands.hpp"
 #include "harness.hpp"
 #include "peers.hpp"
 #include "vkc/nbody.hpp"
@@ -100,7 +100,7 @@ void run_bench(const BenchArgs& a, const Common& common) {
   nbody::Config config = a.tuning;
   config.softening = a.eps;
   for (std::size_t n : sizes) {
-    bench::progress("bench nbody: N = " + std::to_string(n));
+    progress("bench nbody: N = " + std::to_string(n));
     const nbody::State s = nbody::make_initial_conditions(nbody::InitialConditions::plummer, n, n);
     nbody::Simulation sim(ctx, s, config);
     // The force pass reads the positions and only writes the accelerations (half_dt 0), so every

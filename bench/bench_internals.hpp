@@ -1,9 +1,10 @@
-// The library internals that `vkc bench` measures by design, and the only private headers of the
-// library that the tool includes: `vkc info`, `sort`, `nbody` and `demo` use include/vkc alone.
+// The library internals that `vkc bench` (the vkc-bench program) measures by design, and the only
+// private headers of the library that its commands include; vkc itself (tools/vkc) uses include/vkc
+// alone.
 // The benchmarks need the sort's own recording entry and algorithm list (sorting::record,
 // sorting::available), the barrier-tracking Recorder with the shader copy that gives each timed
 // run fresh input, the raw device state behind the transfer copy bound (a pinned buffer), and
-// the checks that verify large outputs without a CPU sort (sort/verify.hpp).
+// the checks that verify large outputs without a CPU sort (verify.hpp, beside this file).
 #pragma once
 
 #include "core/kernels.hpp"
@@ -13,4 +14,4 @@
 #include "sort/algorithm.hpp"
 #include "sort/record.hpp"
 #include "sort/workspace.hpp"
-#include "sort/verify.hpp"
+#include "verify.hpp"

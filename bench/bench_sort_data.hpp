@@ -13,7 +13,7 @@
 namespace vkc::cli {
 
 /// The most elements verified against a CPU sort of the same size; larger outputs are verified
-/// by the order contract element by element and the fingerprints of the input (src/sort/verify.hpp).
+/// by the order contract element by element and the fingerprints of the input (verify.hpp).
 constexpr std::uint64_t kReferenceMaxCount = std::uint64_t{1} << 26;
 
 struct SortData {

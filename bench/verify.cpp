@@ -1,4 +1,4 @@
-#include "sort/verify.hpp"
+#include "verify.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -11,7 +11,7 @@
 
 #include "bench_internals.hpp"
 #include "bench_sort_data.hpp"
-#include "commands.hpp"
+#include "bench_commands.hpp"
 #include "harness.hpp"
 #include "peers.hpp"
 
@@ -136,25 +136,25 @@ void measure_row(Context& ctx, const BenchArgs& args, const SortDesc& base, cons
   desc.max_count = row.n;
   const SortData data = make_sort_data(desc, args.dist, row.n);
   if (row.n <= args.cpu_max_n) {
-    bench::progress("vkc bench sort: std::sort n=" + std::to_string(row.n));
+    progress("vkc bench sort: std::sort n=" + std::to_string(row.n));
     const int cpu_runs = row.n <= (1u << 20) ? 5 : 1;
     if (row.n <= args.cpu_serial_max_n) row.cpu_ms = time_cpu_sort(desc, data, cpu_runs, false);
     row.cpu_par_ms = time_cpu_sort(desc, data, cpu_runs, true);
   }
   for (SortAlgorithm a : algos) {
     if (!runs_at(args, a, row.n) || !fits_one_buffer(ctx, desc)) continue;
-    bench::progress("vkc bench sort: " + std::string(to_string(a)) + " n=" + std::to_string(row.n));
+    progress("vkc bench sort: " + std::string(to_string(a)) + " n=" + std::to_string(row.n));
     desc.options.algorithm = a;
     row.gpu_ms[a] = time_algorithm(ctx, args, desc, data).median_ms;
   }
   if (!args.no_transfer) {
-    bench::progress("vkc bench sort: host to host n=" + std::to_string(row.n));
+    progress("vkc bench sort: host to host n=" + std::to_string(row.n));
     desc.options.algorithm = SortAlgorithm::automatic;
     row.host_ms = time_host_to_host(ctx, desc, data, args.runs);
-    bench::progress("vkc bench sort: copy bound n=" + std::to_string(row.n));
+    progress("vkc bench sort: copy bound n=" + std::to_string(row.n));
     row.bound_ms = copy_bound_ms(ctx, data.keys.size() + data.values.size(), args.runs);
   }
-  bench::progress("");
+  progress("");
 }
 
 // Keys per second in G keys/s, with significant digits (a slow device's rate must not round to 0).

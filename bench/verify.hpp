@@ -2,6 +2,7 @@
 // contract of include/vkc/sort.hpp checked element by element, an order-independent digest of the
 // multiset of keys (or of (key, value) pairs) to compare input and output, and checks of argsort
 // permutations. Every check runs over contiguous chunks on several threads (std::thread).
+// Benchmark code (vkc bench sort and tests/sort/verify_test.cpp use it), not part of the library.
 #pragma once
 
 #include <cstddef>

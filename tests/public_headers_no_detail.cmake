@@ -1,0 +1,18 @@
+# cmake -P script (-DINCLUDE_DIR=include/vkc): the public headers name no detail:: identifier and
+# open no detail namespace, so that what a user includes is the API alone (issue 49).
+cmake_minimum_required(VERSION 3.25)
+file(GLOB_RECURSE headers "${INCLUDE_DIR}/*.hpp" "${INCLUDE_DIR}/*.h")
+set(failures "")
+foreach(header IN LISTS headers)
+  file(STRINGS "${header}" lines REGEX "detail::|namespace[ \t]+detail")
+  file(RELATIVE_PATH name "${INCLUDE_DIR}/.." "${header}")
+  foreach(line IN LISTS lines)
+    string(STRIP "${line}" line)
+    string(APPEND failures "\n  ${name}: ${line}")
+  endforeach()
+endforeach()
+if(failures)
+  message(FATAL_ERROR "public headers name detail identifiers:${failures}")
+endif()
+list(LENGTH headers count)
+message(STATUS "${count} public headers checked")

@@ -1,0 +1,37 @@
+// What vkc and vkc-bench (bench/main.cpp) share: the options every command takes, how a command
+// line runs (interrupts, errors, exit status), the check of an output before any work, progress
+// on stderr, and the commit the program was built from.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace vkc::cli {
+
+/// Options every subcommand shares, given before or after the subcommand.
+struct Common {
+  std::string device;  ///< index or name substring; empty: VKC_DEVICE or the best device
+  bool force = false;  ///< replace read-only outputs; run plans that would take very long
+  bool quiet = false;  ///< no progress on stderr
+};
+
+/// Sets up `app` as a program of subcommands with the options of `common` (--device, --force,
+/// -q/--quiet); `command` ("vkc", "vkc bench") names it in the usage error's hint.
+void set_up(CLI::App& app, Common& common, const std::string& command);
+
+/// Parses the command line and runs the subcommand chosen. Returns the exit status: 0 success,
+/// 1 failure (one line on stderr), 2 usage error (a command line that does not parse). SIGINT
+/// and SIGTERM remove the temporary file of any output being written and exit 128 + signal.
+int run(CLI::App& app, int argc, char** argv);
+
+/// Refuses, before any work, an output that cannot be written (io::check_output); "" is none.
+void check_output_path(const std::string& path, const Common& common);
+
+/// Progress on stderr: on a terminal one line redrawn in place (an empty message clears it),
+/// otherwise each non-empty message as a line of its own; nothing with --quiet.
+void progress(const std::string& message);
+
+/// The commit this program was built from (VKC_COMMIT in the environment overrides it).
+std::string build_commit();
+
+}  // namespace vkc::cli
