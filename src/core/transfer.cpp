@@ -74,10 +74,11 @@ void TransferEngine::prepare(Lane& lane) {
 void TransferEngine::allocate_staging(Slot& slot) {
   if (slot.buffer) return;
   // Cached memory: the host reads downloads from it at memory speed, and the device's copies
-  // snoop it either way (coherent).
+  // snoop it either way (coherent). Shared by the queue families: borrow_staging lends it to
+  // the compute queue.
   allocate_buffer(device_, chunk_bytes_, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                   VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                  VK_MEMORY_PROPERTY_HOST_CACHED_BIT, false, slot.buffer, slot.memory);
+                  VK_MEMORY_PROPERTY_HOST_CACHED_BIT, true, slot.buffer, slot.memory);
   void* mapped = nullptr;
   check(vkMapMemory(device_.device, slot.memory, 0, VK_WHOLE_SIZE, 0, &mapped), "vkMapMemory", device_.info.name);
   slot.mapped = static_cast<std::byte*>(mapped);
@@ -98,6 +99,13 @@ std::uint64_t TransferEngine::staging_bytes_held() const {
     for (const Slot& slot : lane.slots) held += slot.buffer ? chunk_bytes_ : 0;
   }
   return held;
+}
+
+TransferEngine::Staging TransferEngine::borrow_staging() {
+  Slot& slot = lanes_.front().slots.front();
+  queue_.wait(slot.done);
+  allocate_staging(slot);
+  return {slot.buffer, slot.mapped};
 }
 
 void TransferEngine::release_staging() {

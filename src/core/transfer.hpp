@@ -79,6 +79,17 @@ class TransferEngine {
   std::unique_ptr<ImportedMemory> import(const void* data, std::uint64_t bytes);
   /// Counts bytes that the device copied straight from or into imported memory (stats).
   void count_imported(std::uint64_t bytes) { imported_bytes_ += bytes; }
+  /// Counts bytes that went through a borrowed staging buffer (stats).
+  void count_staged(std::uint64_t bytes) { staged_bytes_ += bytes; }
+
+  /// A staging buffer of chunk_bytes(), for a round trip that the caller records into a
+  /// submission of its own (a small host sort: one submission, not three): once the engine's
+  /// last copy through it has completed. Valid until the engine's next transfer or release.
+  struct Staging {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    std::byte* mapped = nullptr;
+  };
+  Staging borrow_staging();
 
   /// Frees the staging buffers (they come back on the next transfer).
   void release_staging();

@@ -1,0 +1,23 @@
+# cmake -P script (-DCORE_DIR=src/core): src/core depends in one direction. state.hpp (a
+# Context's state: the device, pipelines, queues, transfers and the attachments of other modules)
+# is the top; only the Context's own files and the submissions built on it include it, so no
+# arrow runs from the runtime's lower modules back up to the Context (issue 49).
+cmake_minimum_required(VERSION 3.25)
+set(allowed context.cpp context_memory.cpp submissions.hpp submissions.cpp state.hpp)
+file(GLOB sources "${CORE_DIR}/*.cpp" "${CORE_DIR}/*.hpp")
+set(failures "")
+foreach(file IN LISTS sources)
+  get_filename_component(name "${file}" NAME)
+  file(STRINGS "${file}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"(core/state|sort/|nbody/|io/)")
+  foreach(line IN LISTS includes)
+    if(line MATCHES "core/state.hpp" AND name IN_LIST allowed)
+      continue()
+    endif()
+    string(APPEND failures "\n  ${name}: ${line}")
+  endforeach()
+endforeach()
+if(failures)
+  message(FATAL_ERROR "src/core reaches up past its layers:${failures}")
+endif()
+list(LENGTH sources count)
+message(STATUS "${count} files of src/core checked")
