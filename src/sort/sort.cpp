@@ -15,6 +15,9 @@
 #include "sort/host_sort.hpp"
 #include "sort/key_types.hpp"
 
+// iota.comp's specialization-constant ids (macros only).
+#include "sort_layout.h"
+
 namespace vkc {
 namespace {
 
@@ -71,9 +74,11 @@ SortOptions options_for_argsort(SortOptions options) {
 
 void record_iota(Context& ctx, Recorder& r, VkBuffer values, ValueType type, std::uint64_t n, std::uint64_t first) {
   const std::uint32_t wg = streaming_workgroup_size(ctx.info());
-  const std::uint32_t words = static_cast<std::uint32_t>(value_bytes(type) / 4);
+  std::vector<std::uint32_t> c(IOTA_CONSTANTS);
+  c[SORT_SC_WORKGROUP] = wg;
+  c[IOTA_WORDS] = value_words(type);
   const Pipeline& p =
-      pipeline(ctx, {.shader = shaders::sort_iota, .specialization = {wg, words}, .bindings = 1, .push_bytes = 12});
+      pipeline(ctx, {.shader = shaders::sort_iota, .specialization = std::move(c), .bindings = 1, .push_bytes = 12});
   const std::uint32_t push[] = {static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(first),
                                 static_cast<std::uint32_t>(first >> 32)};
   r.dispatch(p, {{values, Access::write}}, push, groups_for(n, wg));
