@@ -58,13 +58,13 @@ constexpr decltype(auto) with_key_type(KeyType type, F&& f) {
   using enum KeyType;
   using enum KeyKind;
   switch (type) {
-    //                          id   C++ type       map                  name
+    //                        id   C++ type       map           name
     case u32: return f(KeyRow<u32, std::uint32_t, unsigned_int>{"u32"});
-    case i32: return f(KeyRow<i32, std::int32_t, signed_int>{"i32"});
-    case f32: return f(KeyRow<f32, float, floating>{"f32"});
+    case i32: return f(KeyRow<i32, std::int32_t,  signed_int>  {"i32"});
+    case f32: return f(KeyRow<f32, float,         floating>    {"f32"});
     case u64: return f(KeyRow<u64, std::uint64_t, unsigned_int>{"u64"});
-    case i64: return f(KeyRow<i64, std::int64_t, signed_int>{"i64"});
-    case f64: return f(KeyRow<f64, double, floating>{"f64"});
+    case i64: return f(KeyRow<i64, std::int64_t,  signed_int>  {"i64"});
+    case f64: return f(KeyRow<f64, double,        floating>    {"f64"});
   }
   throw Error("unknown key type");
 }
