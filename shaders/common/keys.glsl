@@ -11,9 +11,7 @@
 #ifndef VKC_KEYS_GLSL
 #define VKC_KEYS_GLSL
 
-#define KEY_KIND_UINT 0u
-#define KEY_KIND_INT 1u
-#define KEY_KIND_FLOAT 2u
+#include "key_layout.h"  // KEY_KIND_UINT, KEY_KIND_INT, KEY_KIND_FLOAT
 
 uint to_ordered32(uint bits, uint kind, bool descending) {
   if (kind == KEY_KIND_FLOAT && (bits & 0x7FFFFFFFu) > 0x7F800000u) return 0xFF800000u | (bits & 0x007FFFFFu);

@@ -3,11 +3,12 @@
 // dispatch sizes, push constants and specialization constants.
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#include "core_layout.h"
 #include "grid.glsl"
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint ITEMS = 1;
-layout(constant_id = 2) const uint BIAS = 0;  // added on top of `add`, to test specialization
+layout(local_size_x_id = CORE_SC_WORKGROUP) in;
+layout(constant_id = AFFINE_ITEMS) const uint ITEMS = 1;
+layout(constant_id = AFFINE_BIAS) const uint BIAS = 0;  // added on top of `add`, to test specialization
 
 layout(std430, binding = 0) readonly restrict buffer Src { uint src[]; };
 layout(std430, binding = 1) writeonly restrict buffer Dst { uint dst[]; };

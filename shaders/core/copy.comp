@@ -2,10 +2,11 @@
 // Reads binding 0 (src), writes binding 1 (dst); the two must not overlap.
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#include "core_layout.h"
 #include "grid.glsl"
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint ITEMS = 4;
+layout(local_size_x_id = CORE_SC_WORKGROUP) in;
+layout(constant_id = COPY_ITEMS) const uint ITEMS = 4;
 
 layout(std430, binding = 0) readonly restrict buffer Src { uvec4 src[]; };
 layout(std430, binding = 1) writeonly restrict buffer Dst { uvec4 dst[]; };

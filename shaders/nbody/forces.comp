@@ -5,12 +5,13 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
+#include "nbody_layout.h"
 #include "grid.glsl"
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint BODIES = 4;  // bodies accumulated by each invocation
-layout(constant_id = 2) const uint TILE = 256;  // bodies staged per tile: a multiple of the
-                                                // workgroup size and of UNROLL
+layout(local_size_x_id = NBODY_SC_WORKGROUP) in;
+layout(constant_id = NBODY_FORCES_BODIES) const uint BODIES = 4;  // bodies accumulated by each invocation
+layout(constant_id = NBODY_FORCES_TILE) const uint TILE = 256;    // bodies staged per tile: a multiple of the
+                                                                  // workgroup size and of UNROLL
 const uint UNROLL = 8;  // tile bodies per step of the inner loop
 
 layout(std430, binding = 0) readonly restrict buffer Positions { vec4 pos[]; };

@@ -3,9 +3,10 @@
 // the mass in w is kept).
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#include "nbody_layout.h"
 #include "grid.glsl"
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = NBODY_SC_WORKGROUP) in;
 
 layout(std430, binding = 0) readonly restrict buffer Accelerations { vec4 acc[]; };
 layout(std430, binding = 1) restrict buffer Velocities { vec4 vel[]; };

@@ -4,9 +4,10 @@
 // pixel, red in the low byte).
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#include "nbody_layout.h"
 #include "grid.glsl"
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = NBODY_SC_WORKGROUP) in;
 
 layout(std430, binding = 0) readonly restrict buffer Counts { uint counts[]; };
 layout(std430, binding = 1) writeonly restrict buffer Pixels { uint pixels[]; };

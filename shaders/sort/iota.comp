@@ -3,10 +3,11 @@
 // Writes binding 0 (dst).
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#include "sort_layout.h"
 #include "grid.glsl"
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint WORDS = 1;  // words per value: 1 or 2
+layout(local_size_x_id = SORT_SC_WORKGROUP) in;
+layout(constant_id = IOTA_WORDS) const uint WORDS = 1;  // words per value: 1 or 2
 layout(std430, binding = 0) writeonly restrict buffer Dst { uint dst[]; };
 // first_high is 0 where WORDS is 1 (the caller keeps first + count within 32 bits).
 layout(push_constant) uniform Push { uint count; uint first_low; uint first_high; } pc;

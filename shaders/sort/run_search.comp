@@ -4,13 +4,14 @@
 // Reads bindings 0 (the run's keys) and 1 (queries); writes binding 2 (positions).
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#include "sort_layout.h"
 #include "grid.glsl"
 #include "keys.glsl"
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint KEY_WORDS = 1;
-layout(constant_id = 2) const uint KEY_KIND = KEY_KIND_UINT;
-layout(constant_id = 3) const bool DESCENDING = false;
+layout(local_size_x_id = SORT_SC_WORKGROUP) in;
+layout(constant_id = RUN_SEARCH_KEY_WORDS) const uint KEY_WORDS = 1;
+layout(constant_id = RUN_SEARCH_KEY_KIND) const uint KEY_KIND = KEY_KIND_UINT;
+layout(constant_id = RUN_SEARCH_DESCENDING) const bool DESCENDING = false;
 
 layout(std430, binding = 0) readonly restrict buffer Run { uint run[]; };
 // (ordered key low word, high word (0 for 32-bit keys), 1 for `after`, unused)

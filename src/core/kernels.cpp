@@ -5,6 +5,9 @@
 #include "core/device.hpp"
 #include "core/pipeline.hpp"
 
+// copy.comp's and affine.comp's specialization-constant ids (macros only).
+#include "core_layout.h"
+
 namespace vkc {
 
 std::uint32_t streaming_workgroup_size(const DeviceInfo& info) {
@@ -18,7 +21,11 @@ void record_copy(Context& ctx, Recorder& r, VkBuffer src, VkBuffer dst, std::uin
   if (words > UINT32_MAX) throw Error("shader copy of more than 2^32 words");
   const std::uint32_t wg = streaming_workgroup_size(ctx.info());
   const std::uint32_t items = 4;  // four 16-byte vectors per invocation
-  const Pipeline& p = pipeline(ctx, {.shader = shaders::core_copy, .specialization = {wg, items}, .bindings = 2, .push_bytes = 4});
+  std::vector<std::uint32_t> c(COPY_CONSTANTS);
+  c[CORE_SC_WORKGROUP] = wg;
+  c[COPY_ITEMS] = items;
+  const Pipeline& p =
+      pipeline(ctx, {.shader = shaders::core_copy, .specialization = std::move(c), .bindings = 2, .push_bytes = 4});
   const std::uint32_t push = static_cast<std::uint32_t>(words);
   const Binding bindings[] = {{src, Access::read}, {dst, Access::write}};
   r.dispatch(p, bindings, &push, sizeof push, std::max<std::uint64_t>(1, groups_for(words / 4, std::uint64_t{wg} * items)));
@@ -27,8 +34,12 @@ void record_copy(Context& ctx, Recorder& r, VkBuffer src, VkBuffer dst, std::uin
 void record_affine(Context& ctx, Recorder& r, const Buffer& src, const Buffer& dst, const AffineParams& params,
                    const AffineTuning& tuning) {
   const std::uint32_t wg = tuning.workgroup_size ? tuning.workgroup_size : streaming_workgroup_size(ctx.info());
+  std::vector<std::uint32_t> c(AFFINE_CONSTANTS);
+  c[CORE_SC_WORKGROUP] = wg;
+  c[AFFINE_ITEMS] = tuning.items;
+  c[AFFINE_BIAS] = tuning.bias;
   const Pipeline& p = pipeline(ctx, {.shader = shaders::core_affine,
-                                     .specialization = {wg, tuning.items, tuning.bias},
+                                     .specialization = std::move(c),
                                      .bindings = 2,
                                      .push_bytes = sizeof(AffineParams)});
   r.dispatch(p, {reads(src), writes(dst)}, params, groups_for(params.count, std::uint64_t{wg} * tuning.items));

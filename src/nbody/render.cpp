@@ -13,6 +13,9 @@
 #include "io/npy.hpp"
 #include "vkc/nbody.hpp"
 
+// splat.comp's and tone_map.comp's specialization-constant ids (macros only).
+#include "nbody_layout.h"
+
 namespace vkc::nbody {
 namespace {
 
@@ -55,8 +58,10 @@ struct Renderer::Impl {
       : ctx(c), width(w), height(h), counts(c.create_buffer(4ull * w * h)), pixels(c.create_buffer(4ull * w * h)) {}
 
   const Pipeline& stage(const shaders::Shader& shader, std::uint32_t push_bytes) const {
+    std::vector<std::uint32_t> c(NBODY_STREAMING_CONSTANTS);
+    c[NBODY_SC_WORKGROUP] = streaming_workgroup_size(ctx.info());
     return pipeline(ctx, {.shader = shader,
-                          .specialization = {streaming_workgroup_size(ctx.info())},
+                          .specialization = std::move(c),
                           .bindings = 2,
                           .push_bytes = push_bytes});
   }

@@ -12,6 +12,9 @@
 #include "core/recorder.hpp"
 #include "vkc/nbody.hpp"
 
+// forces.comp's and kick_drift.comp's specialization-constant ids (macros only).
+#include "nbody_layout.h"
+
 namespace vkc::nbody {
 namespace {
 
@@ -91,14 +94,20 @@ struct Simulation::Impl {
         pos(c.create_buffer(16ull * n)), vel(c.create_buffer(16ull * n)), acc(c.create_buffer(16ull * n)) {}
 
   const Pipeline& forces() const {
+    std::vector<std::uint32_t> c(NBODY_FORCES_CONSTANTS);
+    c[NBODY_SC_WORKGROUP] = tuning.workgroup_size;
+    c[NBODY_FORCES_BODIES] = tuning.bodies_per_invocation;
+    c[NBODY_FORCES_TILE] = tuning.tile;
     return pipeline(ctx, {.shader = shaders::nbody_forces,
-                          .specialization = {tuning.workgroup_size, tuning.bodies_per_invocation, tuning.tile},
+                          .specialization = std::move(c),
                           .bindings = 3,
                           .push_bytes = sizeof(ForcesPush)});
   }
   const Pipeline& kick_drift() const {
+    std::vector<std::uint32_t> c(NBODY_STREAMING_CONSTANTS);
+    c[NBODY_SC_WORKGROUP] = streaming_workgroup_size(ctx.info());
     return pipeline(ctx, {.shader = shaders::nbody_kick_drift,
-                          .specialization = {streaming_workgroup_size(ctx.info())},
+                          .specialization = std::move(c),
                           .bindings = 3,
                           .push_bytes = sizeof(KickDriftPush)});
   }

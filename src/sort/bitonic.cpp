@@ -16,6 +16,9 @@
 #include "core/kernels.hpp"
 #include "core/pipeline.hpp"
 
+// The kernels' specialization-constant ids (macros only).
+#include "bitonic_layout.h"
+
 namespace vkc::sorting {
 namespace {
 
@@ -112,10 +115,17 @@ std::vector<BitonicPass> bitonic_plan(const BitonicTuning& tuning, std::uint64_t
 
 void record_bitonic(detail::ComputeDevice& ctx, Recorder& r, const Job& job, const BitonicTuning& tuning,
                     const std::function<void(std::size_t pass)>& after_pass) {
+  std::vector<std::uint32_t> c(BITONIC_TILE_CONSTANTS);
+  c[BITONIC_SC_WORKGROUP] = tuning.workgroup_size;
+  c[BITONIC_TILE_KEY_WORDS] = job.key_words();
+  c[BITONIC_TILE_VALUE_WORDS] = job.value_words();
+  c[BITONIC_TILE_KEY_KIND] = key_kind(job.key_type);
+  c[BITONIC_TILE_DESCENDING] = job.descending();
+  c[BITONIC_TILE_E_BITS] = tuning.e_bits;
+  c[BITONIC_TILE_SUB_BITS] = tuning.sub_bits;
+  c[BITONIC_TILE_T_BITS] = tuning.tile_bits();
   const Pipeline& p = pipeline(ctx, {.shader = shaders::sort_bitonic_tile,
-                                     .specialization = {tuning.workgroup_size, job.key_words(), job.value_words(),
-                                                        key_kind(job.key_type), job.descending() ? 1u : 0u,
-                                                        tuning.e_bits, tuning.sub_bits, tuning.tile_bits()},
+                                     .specialization = std::move(c),
                                      .bindings = 3,
                                      .push_bytes = sizeof(Push),
                                      .full_subgroups = true});
@@ -147,10 +157,17 @@ SmallBitonic small_bitonic_shape(const DeviceInfo& device, const Job& job, std::
 void record_small_bitonic(detail::ComputeDevice& ctx, Recorder& r, const Job& job, const SmallBitonic& shape) {
   const DeviceInfo& device = ctx.info();
   // The network is laid out for one subgroup size, so the pipeline asks for exactly that one.
+  std::vector<std::uint32_t> c(BITONIC_SMALL_CONSTANTS);
+  c[BITONIC_SC_WORKGROUP] = shape.workgroup_size();
+  c[BITONIC_SMALL_KEY_WORDS] = job.key_words();
+  c[BITONIC_SMALL_VALUE_WORDS] = job.value_words();
+  c[BITONIC_SMALL_KEY_KIND] = key_kind(job.key_type);
+  c[BITONIC_SMALL_DESCENDING] = job.descending();
+  c[BITONIC_SMALL_E_BITS] = shape.e_bits;
+  c[BITONIC_SMALL_LOG_N] = shape.log_n;
+  c[BITONIC_SMALL_SUBGROUP_BITS] = ceil_log2(device.subgroup_size);
   const Pipeline& p = pipeline(ctx, {.shader = shaders::sort_bitonic_small,
-                                     .specialization = {shape.workgroup_size(), job.key_words(), job.value_words(),
-                                                        key_kind(job.key_type), job.descending() ? 1u : 0u,
-                                                        shape.e_bits, shape.log_n, ceil_log2(device.subgroup_size)},
+                                     .specialization = std::move(c),
                                      .bindings = 3,
                                      .required_subgroup_size = device.subgroup_size_control ? device.subgroup_size : 0,
                                      .full_subgroups = true});

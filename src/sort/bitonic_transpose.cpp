@@ -15,6 +15,9 @@
 #include "core/pipeline.hpp"
 #include "sort/algorithm.hpp"
 
+// The kernels' specialization-constant ids (macros only).
+#include "bitonic_transpose_layout.h"
+
 namespace vkc::sorting {
 namespace {
 
@@ -52,9 +55,6 @@ class Recording {
   }
 
  private:
-  std::vector<std::uint32_t> key_constants() const {
-    return {job_.key_words(), job_.value_words(), key_kind(job_.key_type), job_.descending() ? 1u : 0u};
-  }
   Binding values() const { return job_.has_values() ? job_.values : job_.count; }
   Binding scratch_keys() const { return {job_.temporary.buffer, Access::read_write, job_.temporary.offset}; }
   Binding scratch_values() const {
@@ -65,11 +65,17 @@ class Recording {
 
   // One stage's strides 2^j_bit .. 1 along rows (of the array, or of the transposed blocks).
   void rows(std::uint32_t stage, std::uint32_t j_bit, bool transposed) {
-    auto constants = key_constants();
-    constants.insert(constants.begin(), 1u << b_bits_);
-    constants.push_back(b_bits_);
-    const Pipeline& p = pipeline(ctx_, {.shader = shaders::sort_bitonic_transpose_rows, .specialization = constants,
-                                        .bindings = 3, .push_bytes = 12});
+    std::vector<std::uint32_t> c(BITONIC_TRANSPOSE_ROWS_CONSTANTS);
+    c[BITONIC_TRANSPOSE_SC_WORKGROUP] = 1u << b_bits_;
+    c[BITONIC_TRANSPOSE_ROWS_KEY_WORDS] = job_.key_words();
+    c[BITONIC_TRANSPOSE_ROWS_VALUE_WORDS] = job_.value_words();
+    c[BITONIC_TRANSPOSE_ROWS_KEY_KIND] = key_kind(job_.key_type);
+    c[BITONIC_TRANSPOSE_ROWS_DESCENDING] = job_.descending();
+    c[BITONIC_TRANSPOSE_ROWS_B_BITS] = b_bits_;
+    const Pipeline& p = pipeline(ctx_, {.shader = shaders::sort_bitonic_transpose_rows,
+                                        .specialization = std::move(c),
+                                        .bindings = 3,
+                                        .push_bytes = 12});
     const std::uint32_t push[] = {stage, 1u << j_bit, transposed ? 1u : 0u};
     const std::uint64_t groups = transposed ? groups_for(job_.max_count, std::uint64_t{1} << (2 * b_bits_)) << b_bits_
                                             : groups_for(job_.max_count, std::uint64_t{1} << b_bits_);
@@ -83,9 +89,14 @@ class Recording {
   }
 
   void transpose(bool forward) {
+    std::vector<std::uint32_t> c(BITONIC_TRANSPOSE_TRANSPOSE_CONSTANTS);
+    c[BITONIC_TRANSPOSE_TRANSPOSE_KEY_WORDS] = job_.key_words();
+    c[BITONIC_TRANSPOSE_TRANSPOSE_VALUE_WORDS] = job_.value_words();
+    c[BITONIC_TRANSPOSE_TRANSPOSE_B_BITS] = b_bits_;
     const Pipeline& p = pipeline(ctx_, {.shader = shaders::sort_bitonic_transpose_transpose,
-                                        .specialization = {job_.key_words(), job_.value_words(), b_bits_},
-                                        .bindings = 5, .push_bytes = 4});
+                                        .specialization = std::move(c),
+                                        .bindings = 5,
+                                        .push_bytes = 4});
     const std::uint32_t push = forward ? 1u : 0u;
     const std::uint64_t tile_rows = groups_for(groups_for(job_.max_count, std::uint64_t{1} << b_bits_), 16);
     const std::uint64_t groups = tile_rows * ((1u << b_bits_) / 16);
@@ -101,10 +112,16 @@ class Recording {
 
   void global_step(std::uint32_t stage, std::uint32_t bit) {
     const std::uint32_t wg = streaming_workgroup_size(ctx_.info());
-    auto constants = key_constants();
-    constants.insert(constants.begin(), wg);
-    const Pipeline& p = pipeline(ctx_, {.shader = shaders::sort_bitonic_transpose_step, .specialization = constants,
-                                        .bindings = 3, .push_bytes = 8});
+    std::vector<std::uint32_t> c(BITONIC_TRANSPOSE_STEP_CONSTANTS);
+    c[BITONIC_TRANSPOSE_SC_WORKGROUP] = wg;
+    c[BITONIC_TRANSPOSE_STEP_KEY_WORDS] = job_.key_words();
+    c[BITONIC_TRANSPOSE_STEP_VALUE_WORDS] = job_.value_words();
+    c[BITONIC_TRANSPOSE_STEP_KEY_KIND] = key_kind(job_.key_type);
+    c[BITONIC_TRANSPOSE_STEP_DESCENDING] = job_.descending();
+    const Pipeline& p = pipeline(ctx_, {.shader = shaders::sort_bitonic_transpose_step,
+                                        .specialization = std::move(c),
+                                        .bindings = 3,
+                                        .push_bytes = 8});
     const std::uint32_t push[] = {stage, bit};
     const Binding bindings[] = {job_.count, job_.keys, values()};
     r_.dispatch(p, bindings, push, sizeof push, groups_for(job_.max_count, wg));

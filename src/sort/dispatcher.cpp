@@ -2,6 +2,7 @@
 #include <string>
 
 #include "sort/algorithm.hpp"
+#include "sort/key_types.hpp"
 
 namespace vkc::sorting {
 namespace {
@@ -13,8 +14,9 @@ const Algorithm* lookup(SortAlgorithm id) {
     case SortAlgorithm::bitonic_transpose: return bitonic_transpose_algorithm();
     case SortAlgorithm::odd_even: return odd_even_algorithm();
     case SortAlgorithm::radix: return radix_algorithm();
-    default: return nullptr;
+    case SortAlgorithm::automatic: return nullptr;  // a rule, not an implementation (choose)
   }
+  return nullptr;
 }
 
 // Up to this many elements `automatic` uses bitonic sort, above it radix sort, per device class:
@@ -27,15 +29,7 @@ std::uint64_t radix_crossover(const DeviceInfo& device) {
 
 }  // namespace
 
-std::uint32_t key_kind(KeyType type) {
-  switch (type) {
-    case KeyType::i32:
-    case KeyType::i64: return 1;
-    case KeyType::f32:
-    case KeyType::f64: return 2;
-    default: return 0;
-  }
-}
+std::uint32_t key_kind(KeyType type) { return static_cast<std::uint32_t>(key_kind_of(type)); }
 
 bool available(SortAlgorithm algorithm) {
   return algorithm == SortAlgorithm::automatic || lookup(algorithm) != nullptr;

@@ -5,11 +5,10 @@
 #include <cstdint>
 #include <cstring>
 
+#include "sort/key_types.hpp"
 #include "vkc/sort.hpp"
 
 namespace vkc::sorting {
-
-enum class KeyKind { unsigned_int, signed_int, floating };
 
 template <class Bits>
 struct KeyBits {
@@ -39,18 +38,10 @@ struct KeyBits {
   }
 };
 
-/// Calls f(KeyBits<uint32_t or uint64_t>) for the key type.
+/// Calls f(KeyBits<uint32_t or uint64_t>) for the key type (its row of key_types.hpp).
 template <class F>
 auto with_key_bits(KeyType type, F&& f) {
-  switch (type) {
-    case KeyType::u32: return f(KeyBits<std::uint32_t>{KeyKind::unsigned_int});
-    case KeyType::i32: return f(KeyBits<std::uint32_t>{KeyKind::signed_int});
-    case KeyType::f32: return f(KeyBits<std::uint32_t>{KeyKind::floating});
-    case KeyType::u64: return f(KeyBits<std::uint64_t>{KeyKind::unsigned_int});
-    case KeyType::i64: return f(KeyBits<std::uint64_t>{KeyKind::signed_int});
-    case KeyType::f64: return f(KeyBits<std::uint64_t>{KeyKind::floating});
-  }
-  throw Error("unknown key type");
+  return with_key_type(type, [&](auto row) { return f(KeyBits<typename decltype(row)::bits>{row.kind}); });
 }
 
 }  // namespace vkc::sorting

@@ -11,6 +11,9 @@
 #include "core/pipeline.hpp"
 #include "sort/algorithm.hpp"
 
+// The kernels' specialization-constant ids (macros only).
+#include "odd_even_layout.h"
+
 namespace vkc::sorting {
 namespace {
 
@@ -42,9 +45,19 @@ Kernels kernels(detail::ComputeDevice& ctx, const Job& job) {
   const DeviceInfo& device = ctx.info();
   const std::uint32_t tile = odd_even_tile(device, job.key_type);
   const std::uint32_t wg = workgroup_size(device, tile);
-  const std::vector<std::uint32_t> spec = {wg,         tile, job.key_words(), job.value_words(), key_kind(job.key_type),
-                                           job.descending() ? 1u : 0u};
-  return {&pipeline(ctx, {.shader = shaders::sort_odd_even_begin, .specialization = {tile / 2}, .bindings = 2, .push_bytes = 4}),
+  std::vector<std::uint32_t> spec(ODD_EVEN_CONSTANTS);
+  spec[ODD_EVEN_SC_WORKGROUP] = wg;
+  spec[ODD_EVEN_TILE] = tile;
+  spec[ODD_EVEN_KEY_WORDS] = job.key_words();
+  spec[ODD_EVEN_VALUE_WORDS] = job.value_words();
+  spec[ODD_EVEN_KEY_KIND] = key_kind(job.key_type);
+  spec[ODD_EVEN_DESCENDING] = job.descending();
+  std::vector<std::uint32_t> begin(ODD_EVEN_BEGIN_CONSTANTS);
+  begin[ODD_EVEN_BEGIN_HALF] = tile / 2;
+  return {&pipeline(ctx, {.shader = shaders::sort_odd_even_begin,
+                          .specialization = std::move(begin),
+                          .bindings = 2,
+                          .push_bytes = 4}),
           &pipeline(ctx, {.shader = shaders::sort_odd_even_tile_sort, .specialization = spec, .bindings = 3}),
           &pipeline(ctx, {.shader = shaders::sort_odd_even_merge_split, .specialization = spec, .bindings = 4, .push_bytes = 4}),
           tile};

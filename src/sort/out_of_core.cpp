@@ -26,6 +26,9 @@
 #include "sort/run_parts.hpp"
 #include "sort/workspace.hpp"
 
+// run_search.comp's specialization-constant ids (macros only).
+#include "sort_layout.h"
+
 namespace vkc::sorting {
 using namespace vk;
 namespace {
@@ -294,10 +297,13 @@ class LargeSort {
     detail::TransferEngine& engine = detail::state_of(ctx_).transfers();
     const detail::UploadPart up{detail::read_memory(queries.data()), query_buffer.handle(), 0, q * 16};
     const std::uint32_t wg = streaming_workgroup_size(ctx_.info());
+    std::vector<std::uint32_t> c(RUN_SEARCH_CONSTANTS);
+    c[SORT_SC_WORKGROUP] = wg;
+    c[RUN_SEARCH_KEY_WORDS] = key_words(desc_.key_type);
+    c[RUN_SEARCH_KEY_KIND] = key_kind(desc_.key_type);
+    c[RUN_SEARCH_DESCENDING] = desc_.options.order == SortOrder::descending;
     const Pipeline& search = pipeline(ctx_, {.shader = shaders::sort_run_search,
-                                             .specialization = {wg, static_cast<std::uint32_t>(key_bytes_ / 4),
-                                                                key_kind(desc_.key_type),
-                                                                desc_.options.order == SortOrder::descending ? 1u : 0u},
+                                             .specialization = std::move(c),
                                              .bindings = 3,
                                              .push_bytes = 12});
     const detail::TimelinePoint searched = submissions.submit(engine.upload({&up, 1}), [&](Recorder& r) {

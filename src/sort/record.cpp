@@ -1,6 +1,12 @@
 #include "sort/record.hpp"
 
+#include <vector>
+
 #include "core/kernels.hpp"
+#include "sort/key_types.hpp"
+
+// iota.comp's specialization-constant ids (macros only).
+#include "sort_layout.h"
 
 namespace vkc::sorting {
 namespace {
@@ -67,9 +73,11 @@ void record_planned_indirect(const SortDevice& target, Recorder& r, const Planne
 void record_iota(detail::ComputeDevice& device, Recorder& r, VkBuffer values, ValueType type, std::uint64_t n,
                  std::uint64_t first) {
   const std::uint32_t wg = streaming_workgroup_size(device.info());
-  const std::uint32_t words = static_cast<std::uint32_t>(value_bytes(type) / 4);
+  std::vector<std::uint32_t> c(IOTA_CONSTANTS);
+  c[SORT_SC_WORKGROUP] = wg;
+  c[IOTA_WORDS] = value_words(type);
   const Pipeline& p =
-      pipeline(device, {.shader = shaders::sort_iota, .specialization = {wg, words}, .bindings = 1, .push_bytes = 12});
+      pipeline(device, {.shader = shaders::sort_iota, .specialization = std::move(c), .bindings = 1, .push_bytes = 12});
   const std::uint32_t push[] = {static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(first),
                                 static_cast<std::uint32_t>(first >> 32)};
   r.dispatch(p, {{values, Access::write}}, push, groups_for(n, wg));

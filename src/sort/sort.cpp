@@ -10,6 +10,7 @@
 
 #include "core/transfer.hpp"
 #include "sort/host_sort.hpp"
+#include "sort/key_types.hpp"
 #include "sort/planner.hpp"
 #include "sort/workspace.hpp"
 
@@ -27,15 +28,7 @@ std::string_view to_string(SortAlgorithm algorithm) {
 }
 
 std::string_view to_string(KeyType type) {
-  switch (type) {
-    case KeyType::u32: return "u32";
-    case KeyType::i32: return "i32";
-    case KeyType::f32: return "f32";
-    case KeyType::u64: return "u64";
-    case KeyType::i64: return "i64";
-    case KeyType::f64: return "f64";
-  }
-  return "?";
+  return sorting::with_key_type(type, [](auto row) { return row.name; });
 }
 
 SortAlgorithm parse_algorithm(std::string_view name) {
@@ -48,22 +41,10 @@ SortAlgorithm parse_algorithm(std::string_view name) {
 }
 
 std::size_t key_bytes(KeyType type) {
-  switch (type) {
-    case KeyType::u32:
-    case KeyType::i32:
-    case KeyType::f32: return 4;
-    default: return 8;
-  }
+  return sorting::with_key_type(type, [](auto row) { return row.bytes; });
 }
 
-std::size_t value_bytes(ValueType type) {
-  switch (type) {
-    case ValueType::none: return 0;
-    case ValueType::u32: return 4;
-    case ValueType::u64: return 8;
-  }
-  return 0;
-}
+std::size_t value_bytes(ValueType type) { return sorting::value_words(type) * 4; }
 
 std::uint64_t sort_temporary_bytes(Context& ctx, const SortDesc& desc) {
   sorting::check_recordable_count(desc.max_count);

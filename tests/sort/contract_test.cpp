@@ -5,6 +5,7 @@
 
 #include "core/loader.hpp"
 #include "core/recorder.hpp"
+#include "sort/key_types.hpp"
 #include "sort/reference.hpp"
 #include "support/gpu_test.hpp"
 
@@ -128,15 +129,9 @@ class SortContract : public GpuTest, public ::testing::WithParamInterface<Case> 
   }
 };
 
-#define VKC_FOR_KEY_TYPE(type, CALL)                 \
-  switch (type) {                                    \
-    case KeyType::u32: { using T = std::uint32_t; CALL; break; } \
-    case KeyType::i32: { using T = std::int32_t; CALL; break; }  \
-    case KeyType::f32: { using T = float; CALL; break; }         \
-    case KeyType::u64: { using T = std::uint64_t; CALL; break; } \
-    case KeyType::i64: { using T = std::int64_t; CALL; break; }  \
-    case KeyType::f64: { using T = double; CALL; break; }        \
-  }
+// Runs CALL with T the C++ type of `key` (the library's table of key types).
+#define VKC_FOR_KEY_TYPE(key, CALL) \
+  sorting::with_key_type(key, [&](auto row) { using T = typename decltype(row)::type; CALL; })
 
 TEST_P(SortContract, SortsEverySmallSizeInBothOrders) {
   VKC_FOR_KEY_TYPE(GetParam().key,
@@ -173,7 +168,7 @@ TEST_P(SortContract, ReadsTheCountFromAGpuBuffer) {
 
 std::vector<Case> cases_for(SortAlgorithm algorithm) {
   std::vector<Case> cases;
-  for (KeyType key : {KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64, KeyType::i64, KeyType::f64}) {
+  for (KeyType key : sorting::kKeyTypes) {
     cases.push_back({algorithm, key});
   }
   return cases;

@@ -19,15 +19,16 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_EXT_control_flow_attributes : require
+#include "bitonic_layout.h"
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint KEY_WORDS = 1;
-layout(constant_id = 2) const uint VALUE_WORDS = 0;
-layout(constant_id = 3) const uint KEY_KIND = 0;
-layout(constant_id = 4) const bool DESCENDING = false;
-layout(constant_id = 5) const uint E_BITS = 3;         // log2 of elements per invocation
-layout(constant_id = 6) const uint LOG_N = 10;         // log2 of the network: workgroup size * E
-layout(constant_id = 7) const uint SUBGROUP_BITS = 5;  // log2 of the (required) subgroup size
+layout(local_size_x_id = BITONIC_SC_WORKGROUP) in;
+layout(constant_id = BITONIC_SMALL_KEY_WORDS) const uint KEY_WORDS = 1;
+layout(constant_id = BITONIC_SMALL_VALUE_WORDS) const uint VALUE_WORDS = 0;
+layout(constant_id = BITONIC_SMALL_KEY_KIND) const uint KEY_KIND = 0;
+layout(constant_id = BITONIC_SMALL_DESCENDING) const bool DESCENDING = false;
+layout(constant_id = BITONIC_SMALL_E_BITS) const uint E_BITS = 3;                // log2 of elements per invocation
+layout(constant_id = BITONIC_SMALL_LOG_N) const uint LOG_N = 10;                 // log2 of the network: workgroup size * E
+layout(constant_id = BITONIC_SMALL_SUBGROUP_BITS) const uint SUBGROUP_BITS = 5;  // log2 of the (required) subgroup size
 
 const uint E = 1u << E_BITS;
 const uint N = 1u << LOG_N;

@@ -24,15 +24,16 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_EXT_control_flow_attributes : require
+#include "bitonic_layout.h"
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint KEY_WORDS = 1;
-layout(constant_id = 2) const uint VALUE_WORDS = 0;
-layout(constant_id = 3) const uint KEY_KIND = 0;
-layout(constant_id = 4) const bool DESCENDING = false;
-layout(constant_id = 5) const uint E_BITS = 3;    // log2 of elements per invocation per sub-tile
-layout(constant_id = 6) const uint SUB_BITS = 0;  // log2 of sub-tiles held in registers
-layout(constant_id = 7) const uint T_BITS = 11;   // log2 of the shared tile: log2(workgroup size) + E_BITS
+layout(local_size_x_id = BITONIC_SC_WORKGROUP) in;
+layout(constant_id = BITONIC_TILE_KEY_WORDS) const uint KEY_WORDS = 1;
+layout(constant_id = BITONIC_TILE_VALUE_WORDS) const uint VALUE_WORDS = 0;
+layout(constant_id = BITONIC_TILE_KEY_KIND) const uint KEY_KIND = 0;
+layout(constant_id = BITONIC_TILE_DESCENDING) const bool DESCENDING = false;
+layout(constant_id = BITONIC_TILE_E_BITS) const uint E_BITS = 3;      // log2 of elements per invocation per sub-tile
+layout(constant_id = BITONIC_TILE_SUB_BITS) const uint SUB_BITS = 0;  // log2 of sub-tiles held in registers
+layout(constant_id = BITONIC_TILE_T_BITS) const uint T_BITS = 11;     // log2 of the shared tile: log2(workgroup size) + E_BITS
 
 const uint E = 1u << E_BITS;
 const uint SUBS = 1u << SUB_BITS;

@@ -7,13 +7,14 @@
 // Positions at or past n are virtual padding: their comparators are skipped (compare_exchange.glsl).
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#include "bitonic_transpose_layout.h"
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint KEY_WORDS = 1;
-layout(constant_id = 2) const uint VALUE_WORDS = 0;
-layout(constant_id = 3) const uint KEY_KIND = 0;
-layout(constant_id = 4) const bool DESCENDING = false;
-layout(constant_id = 5) const uint B_BITS = 9;
+layout(local_size_x_id = BITONIC_TRANSPOSE_SC_WORKGROUP) in;
+layout(constant_id = BITONIC_TRANSPOSE_ROWS_KEY_WORDS) const uint KEY_WORDS = 1;
+layout(constant_id = BITONIC_TRANSPOSE_ROWS_VALUE_WORDS) const uint VALUE_WORDS = 0;
+layout(constant_id = BITONIC_TRANSPOSE_ROWS_KEY_KIND) const uint KEY_KIND = 0;
+layout(constant_id = BITONIC_TRANSPOSE_ROWS_DESCENDING) const bool DESCENDING = false;
+layout(constant_id = BITONIC_TRANSPOSE_ROWS_B_BITS) const uint B_BITS = 9;
 
 const uint B = 1u << B_BITS;
 const uint SHARED_ELEMS = B;

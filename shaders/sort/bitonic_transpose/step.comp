@@ -3,12 +3,13 @@
 // Reads and writes binding 1 (keys) and 2 (values) in place; reads binding 0 (the count n).
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#include "bitonic_transpose_layout.h"
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint KEY_WORDS = 1;
-layout(constant_id = 2) const uint VALUE_WORDS = 0;
-layout(constant_id = 3) const uint KEY_KIND = 0;
-layout(constant_id = 4) const bool DESCENDING = false;
+layout(local_size_x_id = BITONIC_TRANSPOSE_SC_WORKGROUP) in;
+layout(constant_id = BITONIC_TRANSPOSE_STEP_KEY_WORDS) const uint KEY_WORDS = 1;
+layout(constant_id = BITONIC_TRANSPOSE_STEP_VALUE_WORDS) const uint VALUE_WORDS = 0;
+layout(constant_id = BITONIC_TRANSPOSE_STEP_KEY_KIND) const uint KEY_KIND = 0;
+layout(constant_id = BITONIC_TRANSPOSE_STEP_DESCENDING) const bool DESCENDING = false;
 
 #include "grid.glsl"
 #include "sort_io.glsl"

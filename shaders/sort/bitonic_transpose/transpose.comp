@@ -6,11 +6,12 @@
 // block's row count (B but for the last block), so it needs no room past the last row.
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#include "bitonic_transpose_layout.h"
 
 layout(local_size_x = 16, local_size_y = 16) in;
-layout(constant_id = 0) const uint KEY_WORDS = 1;
-layout(constant_id = 1) const uint VALUE_WORDS = 0;
-layout(constant_id = 2) const uint B_BITS = 9;
+layout(constant_id = BITONIC_TRANSPOSE_TRANSPOSE_KEY_WORDS) const uint KEY_WORDS = 1;
+layout(constant_id = BITONIC_TRANSPOSE_TRANSPOSE_VALUE_WORDS) const uint VALUE_WORDS = 0;
+layout(constant_id = BITONIC_TRANSPOSE_TRANSPOSE_B_BITS) const uint B_BITS = 9;
 
 const uint B = 1u << B_BITS;
 const uint WORDS = KEY_WORDS + VALUE_WORDS;

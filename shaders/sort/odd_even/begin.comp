@@ -2,10 +2,11 @@
 // Reads binding 0 (count), writes binding 1 (control).
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#include "odd_even_layout.h"
 #include "control.glsl"
 
 layout(local_size_x = 1) in;
-layout(constant_id = 0) const uint HALF = 2048;  // the merge-split block, TILE / 2
+layout(constant_id = ODD_EVEN_BEGIN_HALF) const uint HALF = 2048;  // the merge-split block, TILE / 2
 layout(std430, binding = 0) readonly restrict buffer Count { uint count; };
 VKC_ODD_EVEN_CONTROL(1)
 layout(push_constant) uniform Push {

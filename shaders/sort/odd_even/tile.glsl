@@ -4,15 +4,16 @@
 #define VKC_ODD_EVEN_TILE_GLSL
 
 #extension GL_GOOGLE_include_directive : require
+#include "odd_even_layout.h"
 #include "grid.glsl"
 #include "keys.glsl"
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint TILE = 4096;       // elements a workgroup holds (even; from shared memory)
-layout(constant_id = 2) const uint KEY_WORDS = 1;     // 1: 32-bit keys, 2: 64-bit keys
-layout(constant_id = 3) const uint VALUE_WORDS = 0;   // 0, 1 or 2 words per value
-layout(constant_id = 4) const uint KEY_KIND = 0;      // KEY_KIND_UINT / _INT / _FLOAT (keys.glsl)
-layout(constant_id = 5) const bool DESCENDING = false;
+layout(local_size_x_id = ODD_EVEN_SC_WORKGROUP) in;
+layout(constant_id = ODD_EVEN_TILE) const uint TILE = 4096;             // elements a workgroup holds (even; from shared memory)
+layout(constant_id = ODD_EVEN_KEY_WORDS) const uint KEY_WORDS = 1;      // 1: 32-bit keys, 2: 64-bit keys
+layout(constant_id = ODD_EVEN_VALUE_WORDS) const uint VALUE_WORDS = 0;  // 0, 1 or 2 words per value
+layout(constant_id = ODD_EVEN_KEY_KIND) const uint KEY_KIND = 0;        // KEY_KIND_UINT / _INT / _FLOAT (keys.glsl)
+layout(constant_id = ODD_EVEN_DESCENDING) const bool DESCENDING = false;
 
 layout(std430, binding = 0) readonly restrict buffer Count { uint count; };
 layout(std430, binding = 1) buffer Keys { uint keys[]; };

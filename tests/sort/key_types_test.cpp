@@ -1,0 +1,68 @@
+// Specification of the table of key types (src/sort/key_types.hpp) as the public functions and
+// the kernels' constants see it, against the types' facts written out here independently.
+#include "sort/key_types.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "sort/algorithm.hpp"
+
+namespace vkc::test {
+namespace {
+
+struct Expected {
+  KeyType type;
+  const char* name;
+  std::size_t bytes;
+  std::uint32_t kind;  // the kernels' KEY_KIND (shaders/common/key_layout.h)
+};
+
+constexpr Expected kExpected[] = {
+    {KeyType::u32, "u32", 4, KEY_KIND_UINT}, {KeyType::i32, "i32", 4, KEY_KIND_INT},
+    {KeyType::f32, "f32", 4, KEY_KIND_FLOAT}, {KeyType::u64, "u64", 8, KEY_KIND_UINT},
+    {KeyType::i64, "i64", 8, KEY_KIND_INT},   {KeyType::f64, "f64", 8, KEY_KIND_FLOAT},
+};
+
+TEST(KeyTypes, EachHasItsNameWidthAndKernelKind) {
+  ASSERT_EQ(std::size(sorting::kKeyTypes), std::size(kExpected));
+  for (const Expected& e : kExpected) {
+    EXPECT_EQ(to_string(e.type), e.name);
+    EXPECT_EQ(key_bytes(e.type), e.bytes) << e.name;
+    EXPECT_EQ(sorting::key_words(e.type) * 4, e.bytes) << e.name;
+    EXPECT_EQ(sorting::key_kind(e.type), e.kind) << e.name;
+  }
+}
+
+TEST(KeyTypes, EachIsStoredAsTheCppTypeThatNamesIt) {
+  std::set<std::string> names;
+  for (KeyType type : sorting::kKeyTypes) {
+    sorting::with_key_type(type, [&](auto row) {
+      using T = typename decltype(row)::type;
+      EXPECT_EQ(key_type_of<T>(), type) << row.name;
+      EXPECT_EQ(sizeof(T), key_bytes(type)) << row.name;
+      EXPECT_EQ(row.has_nan, std::is_floating_point_v<T>) << row.name;
+    });
+    EXPECT_TRUE(names.insert(std::string(to_string(type))).second) << to_string(type) << " twice";
+  }
+}
+
+TEST(KeyTypes, ValuesAreNoneOrOneOrTwoWords) {
+  EXPECT_EQ(value_bytes(ValueType::none), 0u);
+  EXPECT_EQ(value_bytes(ValueType::u32), 4u);
+  EXPECT_EQ(value_bytes(ValueType::u64), 8u);
+}
+
+// An enumerator the table lacks (a KeyType from outside, through a cast) has no width: no
+// function guesses one.
+TEST(KeyTypes, AnUnknownKeyTypeIsAnError) {
+  const KeyType unknown = static_cast<KeyType>(99);
+  EXPECT_THROW(key_bytes(unknown), Error);
+  EXPECT_THROW(to_string(unknown), Error);
+  EXPECT_THROW(sorting::key_kind(unknown), Error);
+  EXPECT_THROW(value_bytes(static_cast<ValueType>(99)), Error);
+}
+
+}  // namespace
+}  // namespace vkc::test
