@@ -20,6 +20,10 @@ HostArray in_place(void* data) {
 
 namespace {
 
+// Up to this many bytes of keys and values, a host sort copies them on one thread and runs in one
+// submission; above, the lanes' copies overlap the device's (docs/perf-notes.md#host-path).
+constexpr std::uint64_t kOneSubmissionBytes = std::uint64_t{64} << 10;
+
 // Whether a host sort imports the caller's memory. `automatic` stages: pinning pages costs more
 // than several threads copying them (docs/perf-notes.md#host-path).
 bool imports_host_memory(const detail::ContextState& s) {
@@ -105,10 +109,10 @@ void sort_in_core(Context& ctx, const PlannedSort& planned, const HostArray& key
     }
     return;
   }
-  // Arrays that fit one staging buffer make the round trip inside the sort's own submission: one
-  // submission and one wait rather than an upload's, the sort's and a download's.
+  // Small arrays make the round trip inside the sort's own submission through one staging
+  // buffer: one submission and one wait rather than an upload's, the sort's and a download's.
   const std::uint64_t offsets[] = {0, (sizes[0] + 255) / 256 * 256};
-  if (offsets[1] + sizes[1] <= engine.chunk_bytes()) {
+  if (offsets[1] + sizes[1] <= std::min(kOneSubmissionBytes, engine.chunk_bytes())) {
     const detail::TransferEngine::Staging staging = engine.borrow_staging();
     for (std::size_t i = 0; i < 2; ++i) {
       if (arrays[i] && arrays[i]->read) arrays[i]->read(0, staging.mapped + offsets[i], sizes[i]);
