@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -212,5 +214,30 @@ class Engine {
   VkCommandBuffer commands_ = VK_NULL_HANDLE;
   std::vector<EngineBuffer> buffers_;
 };
+
+/// Keys with many ties (so that stability shows) and their input positions as values.
+struct Pairs {
+  std::vector<std::uint32_t> keys, values;
+};
+
+inline Pairs random_pairs(std::uint32_t n, std::mt19937_64& rng) {
+  Pairs in{std::vector<std::uint32_t>(n), std::vector<std::uint32_t>(n)};
+  for (std::uint32_t& k : in.keys) k = static_cast<std::uint32_t>(rng()) % 997;
+  std::iota(in.values.begin(), in.values.end(), 0u);
+  return in;
+}
+
+/// std::stable_sort's order of the first `count` pairs; the rest stay as they were.
+inline Pairs stably_sorted(Pairs in, std::uint32_t count) {
+  std::vector<std::uint32_t> order(count);
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return in.keys[a] < in.keys[b]; });
+  Pairs out = in;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    out.keys[i] = in.keys[order[i]];
+    out.values[i] = in.values[order[i]];
+  }
+  return out;
+}
 
 }  // namespace vkc::test

@@ -49,30 +49,12 @@ class EngineAdoption : public vkc::test::GpuTest {
     GpuTest::TearDown();
   }
 
-  // Keys and their input positions as values, filled by the host into the engine's buffers.
-  struct Input {
-    std::vector<std::uint32_t> keys, values;
-  };
+  using Input = vkc::test::Pairs;
   Input random_input() {
     std::mt19937_64 rng = vkc::test::rng_for_current_test();
-    Input in{std::vector<std::uint32_t>(kMaxCount), std::vector<std::uint32_t>(kMaxCount)};
-    for (std::uint32_t& k : in.keys) k = static_cast<std::uint32_t>(rng()) % 997;  // many ties: stability shows
-    std::iota(in.values.begin(), in.values.end(), 0u);
-    return in;
+    return vkc::test::random_pairs(kMaxCount, rng);
   }
-
-  // std::stable_sort's order of the first `count` pairs; the rest stay as they were.
-  static Input expected(Input in, std::uint32_t count) {
-    std::vector<std::uint32_t> order(count);
-    std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return in.keys[a] < in.keys[b]; });
-    Input out = in;
-    for (std::uint32_t i = 0; i < count; ++i) {
-      out.keys[i] = in.keys[order[i]];
-      out.values[i] = in.values[order[i]];
-    }
-    return out;
-  }
+  static Input expected(const Input& in, std::uint32_t count) { return vkc::test::stably_sorted(in, count); }
 
   // The engine's producer: a copy of the input into the sort's buffers, then the contract's
   // barrier before the sort (transfer writes visible to compute reads and writes).

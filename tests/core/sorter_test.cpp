@@ -63,30 +63,11 @@ class EngineSorter : public ::testing::Test {
     return *sorter_;
   }
 
-  struct Pairs {
-    std::vector<std::uint32_t> keys, values;
-  };
-
-  Pairs random_pairs() {
+  Pairs random_input() {
     std::mt19937_64 rng = rng_for_current_test();
-    Pairs in{std::vector<std::uint32_t>(kMaxCount), std::vector<std::uint32_t>(kMaxCount)};
-    for (std::uint32_t& k : in.keys) k = static_cast<std::uint32_t>(rng()) % 997;  // many ties: stability shows
-    std::iota(in.values.begin(), in.values.end(), 0u);
-    return in;
+    return random_pairs(kMaxCount, rng);
   }
-
-  // std::stable_sort's order of the first `count` pairs; the rest stay as they were.
-  static Pairs expected(Pairs in, std::uint32_t count) {
-    std::vector<std::uint32_t> order(count);
-    std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return in.keys[a] < in.keys[b]; });
-    Pairs out = in;
-    for (std::uint32_t i = 0; i < count; ++i) {
-      out.keys[i] = in.keys[order[i]];
-      out.values[i] = in.values[order[i]];
-    }
-    return out;
-  }
+  static Pairs expected(const Pairs& in, std::uint32_t count) { return stably_sorted(in, count); }
 
   // Sorts the first `count` pairs of `in` on the engine's device (the count in a GPU word when
   // `indirect`), in host-visible buffers of the engine's, between the contract's barriers; the
@@ -129,7 +110,7 @@ class EngineSorter : public ::testing::Test {
 TEST_F(EngineSorter, SortsPairsWithoutAQueueOrVkcsOwnLoader) {
   const SortDesc desc = pairs_desc(SortAlgorithm::radix);
   make_sorter({desc});
-  const Pairs in = random_pairs();
+  const Pairs in = random_input();
   const Pairs out = sort_on_engine(desc, in, kMaxCount, false);
   const Pairs want = expected(in, kMaxCount);
   EXPECT_EQ(out.keys, want.keys);
@@ -140,7 +121,7 @@ TEST_F(EngineSorter, SortsPairsWithoutAQueueOrVkcsOwnLoader) {
 TEST_F(EngineSorter, SortsTheCountTheGpuHolds) {
   const SortDesc desc = pairs_desc(SortAlgorithm::radix);
   make_sorter({desc});
-  const Pairs in = random_pairs();
+  const Pairs in = random_input();
   const std::uint32_t count = kMaxCount - 1234;  // below max_count: the tail stays as it was
   const Pairs out = sort_on_engine(desc, in, count, true);
   const Pairs want = expected(in, count);
@@ -187,7 +168,7 @@ TEST_F(EngineSorter, CompilesWhatWasNotPreparedWhenRecorded) {
   const SortDesc desc = pairs_desc(SortAlgorithm::radix);
   Sorter& sorter = make_sorter({});
   EXPECT_EQ(sorter.pipelines_compiled(), 0u);
-  const Pairs in = random_pairs();
+  const Pairs in = random_input();
   const Pairs out = sort_on_engine(desc, in, kMaxCount, false);
   EXPECT_EQ(out.keys, expected(in, kMaxCount).keys);
   EXPECT_GT(sorter.pipelines_compiled(), 0u);
