@@ -198,8 +198,10 @@ DeviceRequirements device_requirements(VkInstance instance, VkPhysicalDevice phy
 /// Fuchsia's radix_sort_vk take the caller's device). Nothing here is owned by vkc: the Context
 /// never destroys the instance, the device or the pipeline cache, and they must outlive it.
 ///
-/// - `instance` must come from the system's Vulkan loader (libvulkan.so.1, or the file that
-///   VKC_VULKAN_LIBRARY names), which vkc opens too; apiVersion 1.2 or later.
+/// - `instance` (apiVersion 1.2 or later) must come from the loader whose vkGetInstanceProcAddr
+///   is `get_instance_proc_addr`, through which vkc then binds every function it calls; where that
+///   is null, from the system's loader (libvulkan.so.1, or the file that VKC_VULKAN_LIBRARY
+///   names), which vkc opens too. With it, no environment variable changes what vkc does here.
 /// - `device` must have been created on `physical_device` with at least
 ///   device_requirements(instance, physical_device) enabled, and with a queue of
 ///   `queue_family`, which must support compute.
@@ -220,6 +222,8 @@ struct AdoptedDevice {
   std::uint32_t queue_family = 0;
   VkQueue queue = VK_NULL_HANDLE;
   VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
+  /// The engine's vkGetInstanceProcAddr; null: vkc opens the system's loader.
+  PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr;
   /// How host arrays travel. Host memory is never imported on an adopted device (vkc cannot
   /// tell whether VK_EXT_external_memory_host was enabled): `imported` means staged there.
   HostTransferOptions host_transfer;

@@ -331,13 +331,18 @@ Context::Context(const ContextOptions& options) : state_(std::make_unique<State>
   create_command_objects(s);
 }
 
-// Nothing here reads the environment: an engine's device behaves as its arguments say.
+// Nothing here reads the environment but the loader's file name where the engine gives no
+// vkGetInstanceProcAddr: an engine's device behaves as its arguments say.
 Context::Context(const AdoptedDevice& adopted) : state_(std::make_unique<State>()) {
   if (!adopted.instance || !adopted.physical_device || !adopted.device || !adopted.queue) {
     throw Error("an adopted device needs its VkInstance, VkPhysicalDevice, VkDevice and VkQueue");
   }
-  load_loader();
-  load_instance(adopted.instance);
+  if (adopted.get_instance_proc_addr) {
+    load_instance_from(adopted.get_instance_proc_addr, adopted.instance);
+  } else {
+    load_loader();
+    load_instance(adopted.instance);
+  }
   State& s = *state_;
   s.adopted = true;
   detail::Device& d = s.core.device;

@@ -1,5 +1,5 @@
 // Keys as unsigned bits ordered by the order contract (sort.hpp): what the merge of sorted runs
-// of large sorts (out_of_core.cpp) and the output checks (verify.cpp) compare.
+// of large sorts (out_of_core.cpp) and the output checks (bench/verify.cpp) compare.
 #pragma once
 
 #include <cstdint>

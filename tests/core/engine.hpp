@@ -75,7 +75,9 @@ class Engine {
     vkDestroyInstance(instance_, nullptr);
   }
 
-  vkc::AdoptedDevice adopted() const { return {instance_, physical_, device_, family_, queue_, cache_}; }
+  vkc::AdoptedDevice adopted() const {
+    return {instance_, physical_, device_, family_, queue_, cache_, vkGetInstanceProcAddr};
+  }
   VkInstance instance() const { return instance_; }
   VkPhysicalDevice physical_device() const { return physical_; }
   VkDevice device() const { return device_; }
