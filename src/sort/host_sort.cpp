@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -71,77 +72,127 @@ class ImportedArrays {
 
 }  // namespace
 
-// The keys and values go up and down in the Context's reusable buffers: imported arrays in one
-// submission (copies, sort, copies), staged ones through the transfer engine.
-void sort_in_core(Context& ctx, const PlannedSort& planned, const HostArray& keys, const HostArray* values,
-                  bool index_values, std::uint64_t index_base) {
-  detail::ContextState& s = detail::state_of(ctx);
-  const SortDesc& desc = planned.desc;
-  const std::uint64_t n = desc.max_count;
-  const std::uint64_t sizes[] = {n * key_bytes(desc.key_type), n * value_bytes(desc.value_type)};
-  // Keys, values and temporary storage, kept by the Context between calls.
-  const std::uint64_t reusable_sizes[] = {sizes[0], sizes[1], planned.temporary_bytes()};
-  SortWorkspace& space = workspace(ctx);
-  const std::vector<Buffer>& reusable = space.reusable_buffers(reusable_sizes);
-  const SortDevice target = space.target();
-  const VkBuffer buffers[] = {reusable[0].handle(), sizes[1] ? reusable[1].handle() : VK_NULL_HANDLE};
-  const SortBuffers sort_buffers{{buffers[0]}, {buffers[1]}, {reusable[2].handle()}};
-  const HostArray* arrays[] = {&keys, values};
-  detail::TransferEngine& engine = s.transfers();
-  const auto sort = [&](Recorder& r) {
-    if (index_values) record_iota(target.device, r, buffers[1], desc.value_type, n, index_base);
-    record_planned(target, r, planned, sort_buffers);
-  };
+namespace {
 
-  ImportedArrays imported;
-  if (imports_host_memory(s) && imported.import(engine, arrays, sizes)) {
-    ctx.run([&](Recorder& r) {
+// One in-core host sort: the keys and values go up and down in the Context's reusable buffers by
+// one of three routes (sort_in_core picks).
+class InCoreSort {
+ public:
+  InCoreSort(Context& ctx, const PlannedSort& planned, const HostArray& keys, const HostArray* values)
+      : ctx_(ctx),
+        state_(detail::state_of(ctx)),
+        engine_(state_.transfers()),
+        planned_(planned),
+        arrays_{&keys, values},
+        sizes_{planned.desc.max_count * key_bytes(planned.desc.key_type),
+               planned.desc.max_count * value_bytes(planned.desc.value_type)} {
+    // Keys, values and temporary storage, kept by the Context between calls.
+    const std::uint64_t reusable_sizes[] = {sizes_[0], sizes_[1], planned.temporary_bytes()};
+    SortWorkspace& space = workspace(ctx);
+    const std::vector<Buffer>& reusable = space.reusable_buffers(reusable_sizes);
+    target_.emplace(space.target());
+    buffers_[0] = reusable[0].handle();
+    buffers_[1] = sizes_[1] ? reusable[1].handle() : VK_NULL_HANDLE;
+    temporary_ = reusable[2].handle();
+  }
+
+  // Argsort: the values are the keys' indices from `first`, made on the device.
+  void number_values_from(std::uint64_t first) {
+    index_values_ = true;
+    index_base_ = first;
+  }
+
+  void run() {
+    ImportedArrays imported;
+    if (imports_host_memory(state_) && imported.import(engine_, arrays_, sizes_)) return through(imported);
+    // The second array's place in a staging buffer, aligned for the copy.
+    const std::uint64_t second = (sizes_[0] + 255) / 256 * 256;
+    if (second + sizes_[1] <= std::min(kOneSubmissionBytes, engine_.chunk_bytes())) return in_one_submission(second);
+    staged();
+  }
+
+ private:
+  bool reads(std::size_t i) const { return arrays_[i] && arrays_[i]->read; }
+  bool writes(std::size_t i) const { return arrays_[i] && arrays_[i]->write; }
+
+  void record_sort(Recorder& r) const {
+    const SortDesc& desc = planned_.desc;
+    if (index_values_) record_iota(target_->device, r, buffers_[1], desc.value_type, desc.max_count, index_base_);
+    record_planned(*target_, r, planned_, SortBuffers{{buffers_[0]}, {buffers_[1]}, {temporary_}});
+  }
+
+  // Imported arrays: copies in, sort and copies out in one submission.
+  void through(const ImportedArrays& imported) {
+    ctx_.run([&](Recorder& r) {
       for (std::size_t i = 0; i < 2; ++i) {
-        if (const auto* m = imported.in(i)) r.copy_buffer(m->buffer(), buffers[i], {m->offset(), 0, sizes[i]});
+        if (const auto* m = imported.in(i)) r.copy_buffer(m->buffer(), buffers_[i], {m->offset(), 0, sizes_[i]});
       }
-      sort(r);
+      record_sort(r);
       for (std::size_t i = 0; i < 2; ++i) {
-        if (const auto* m = imported.out(i)) r.copy_buffer(buffers[i], m->buffer(), {0, m->offset(), sizes[i]});
+        if (const auto* m = imported.out(i)) r.copy_buffer(buffers_[i], m->buffer(), {0, m->offset(), sizes_[i]});
       }
     });
     for (std::size_t i = 0; i < 2; ++i) {
-      engine.count_imported((imported.in(i) ? sizes[i] : 0) + (imported.out(i) ? sizes[i] : 0));
+      engine_.count_imported((imported.in(i) ? sizes_[i] : 0) + (imported.out(i) ? sizes_[i] : 0));
     }
-    return;
   }
+
   // Small arrays make the round trip inside the sort's own submission through one staging
   // buffer: one submission and one wait rather than an upload's, the sort's and a download's.
-  const std::uint64_t offsets[] = {0, (sizes[0] + 255) / 256 * 256};
-  if (offsets[1] + sizes[1] <= std::min(kOneSubmissionBytes, engine.chunk_bytes())) {
-    const detail::TransferEngine::Staging staging = engine.borrow_staging();
+  void in_one_submission(std::uint64_t second) {
+    const std::uint64_t offsets[] = {0, second};
+    const detail::TransferEngine::Staging staging = engine_.borrow_staging();
     for (std::size_t i = 0; i < 2; ++i) {
-      if (arrays[i] && arrays[i]->read) arrays[i]->read(0, staging.mapped + offsets[i], sizes[i]);
+      if (reads(i)) arrays_[i]->read(0, staging.mapped + offsets[i], sizes_[i]);
     }
-    ctx.run([&](Recorder& r) {
+    ctx_.run([&](Recorder& r) {
       for (std::size_t i = 0; i < 2; ++i) {
-        if (arrays[i] && arrays[i]->read) r.copy_buffer(staging.buffer, buffers[i], {offsets[i], 0, sizes[i]});
+        if (reads(i)) r.copy_buffer(staging.buffer, buffers_[i], {offsets[i], 0, sizes_[i]});
       }
-      sort(r);
+      record_sort(r);
       for (std::size_t i = 0; i < 2; ++i) {
-        if (arrays[i] && arrays[i]->write) r.copy_buffer(buffers[i], staging.buffer, {0, offsets[i], sizes[i]});
+        if (writes(i)) r.copy_buffer(buffers_[i], staging.buffer, {0, offsets[i], sizes_[i]});
       }
     });
     for (std::size_t i = 0; i < 2; ++i) {
-      if (!arrays[i]) continue;
-      if (arrays[i]->write) arrays[i]->write(0, staging.mapped + offsets[i], sizes[i]);
-      engine.count_staged((arrays[i]->read ? sizes[i] : 0) + (arrays[i]->write ? sizes[i] : 0));
+      if (writes(i)) arrays_[i]->write(0, staging.mapped + offsets[i], sizes_[i]);
+      engine_.count_staged((reads(i) ? sizes_[i] : 0) + (writes(i) ? sizes_[i] : 0));
     }
-    return;
   }
-  std::vector<detail::UploadPart> up;
-  std::vector<detail::DownloadPart> down;
-  for (std::size_t i = 0; i < 2; ++i) {
-    if (arrays[i] && arrays[i]->read) up.push_back({arrays[i]->read, buffers[i], 0, sizes[i]});
-    if (arrays[i] && arrays[i]->write) down.push_back({buffers[i], 0, sizes[i], arrays[i]->write});
+
+  // Larger arrays: the transfer engine's lanes upload, the sort waits for them, the lanes download.
+  void staged() {
+    std::vector<detail::UploadPart> up;
+    std::vector<detail::DownloadPart> down;
+    for (std::size_t i = 0; i < 2; ++i) {
+      if (reads(i)) up.push_back({arrays_[i]->read, buffers_[i], 0, sizes_[i]});
+      if (writes(i)) down.push_back({buffers_[i], 0, sizes_[i], arrays_[i]->write});
+    }
+    state_.uploaded = engine_.upload(up);
+    ctx_.run([&](Recorder& r) { record_sort(r); });
+    engine_.download(down, state_.compute->last());
   }
-  s.uploaded = engine.upload(up);
-  ctx.run(sort);
-  engine.download(down, s.compute->last());
+
+  Context& ctx_;
+  detail::ContextState& state_;
+  detail::TransferEngine& engine_;
+  const PlannedSort& planned_;
+  const HostArray* arrays_[ImportedArrays::kArrays];
+  std::uint64_t sizes_[ImportedArrays::kArrays];
+  std::optional<SortDevice> target_;  // SortDevice holds a reference: set once the workspace exists
+  VkBuffer buffers_[ImportedArrays::kArrays]{};
+  VkBuffer temporary_ = VK_NULL_HANDLE;
+  bool index_values_ = false;
+  std::uint64_t index_base_ = 0;
+};
+
+}  // namespace
+
+void sort_in_core(Context& ctx, const PlannedSort& planned, const HostArray& keys, const HostArray* values,
+                  bool index_values, std::uint64_t index_base) {
+  InCoreSort sort(ctx, planned, keys, values);
+  if (index_values) sort.number_values_from(index_base);
+  sort.run();
 }
 
 namespace {
