@@ -264,10 +264,10 @@ struct SorterCreateInfo {
 /// submission of its own (as vk_radix_sort's and Fuchsia's radix_sort_vk's sorters): for frames
 /// in which nothing may compile or wait. It creates nothing on the device but pipelines and one
 /// 4-byte constant buffer (written through a mapping where the device has host-visible
-/// device-local memory). Given the engine's vkGetInstanceProcAddr, it reads no environment variable.
-/// Move-only; not thread-safe: record from
-/// one thread at a time. Destroy it only after the GPU has finished every command buffer into
-/// which it recorded.
+/// device-local memory). Given the engine's vkGetInstanceProcAddr, it reads no environment
+/// variable. Move-only; not thread-safe: record from one thread at a time. Destroy it only after
+/// the GPU has finished every command buffer into which it recorded. A pipeline that prepare()
+/// did not make is compiled when first recorded (pipelines_compiled() counts them all).
 class Sorter {
  public:
   explicit Sorter(const SorterCreateInfo& info);
