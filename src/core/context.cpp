@@ -239,12 +239,7 @@ Context::State::~State() {
 
 DeviceRequirements device_requirements(VkInstance instance, VkPhysicalDevice physical,
                                        PFN_vkGetInstanceProcAddr get_instance_proc_addr) {
-  if (get_instance_proc_addr) {
-    load_instance_from(get_instance_proc_addr, instance);
-  } else {
-    load_loader();
-    load_instance(instance);
-  }
+  load_engine_instance(instance, get_instance_proc_addr);
   const DeviceInfo info = detail::query_device_info(physical, 0);
   if (info.api_version < VK_API_VERSION_1_2) {
     throw Error("'" + info.name + "' supports Vulkan " + info.api_version_string() + "; vkc needs 1.2");
@@ -300,13 +295,13 @@ Context::Context(const ContextOptions& options) : state_(std::make_unique<State>
     check(vkCreateDebugUtilsMessengerEXT(d.instance, &info, nullptr, &s.messenger), "vkCreateDebugUtilsMessengerEXT");
   }
   const auto devices = physical_devices(d.instance);
+  const auto infos = infos_of(devices);
   std::string wanted = options.device;
   if (wanted.empty() && std::getenv("VKC_DEVICE")) wanted = std::getenv("VKC_DEVICE");
-  const std::uint32_t index = detail::choose_device(infos_of(devices), wanted);
-  const detail::Device described = detail::describe_device(d.instance, devices[index]);
-  d.physical = described.physical;
-  d.info = described.info;
-  d.memory = described.memory;
+  const std::uint32_t index = detail::choose_device(infos, wanted);
+  d.physical = devices[index];
+  d.info = infos[index];
+  vkGetPhysicalDeviceMemoryProperties(d.physical, &d.memory);
   if (wanted.empty() && d.info.is_software() && !options.quiet) {
     std::fprintf(stderr, "vkc: no GPU found, computing on the CPU through '%s'\n", d.info.name.c_str());
   }
@@ -337,12 +332,7 @@ Context::Context(const AdoptedDevice& adopted) : state_(std::make_unique<State>(
   if (!adopted.instance || !adopted.physical_device || !adopted.device || !adopted.queue) {
     throw Error("an adopted device needs its VkInstance, VkPhysicalDevice, VkDevice and VkQueue");
   }
-  if (adopted.get_instance_proc_addr) {
-    load_instance_from(adopted.get_instance_proc_addr, adopted.instance);
-  } else {
-    load_loader();
-    load_instance(adopted.instance);
-  }
+  load_engine_instance(adopted.instance, adopted.get_instance_proc_addr);
   State& s = *state_;
   s.adopted = true;
   detail::Device& d = s.core.device;

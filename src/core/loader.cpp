@@ -62,9 +62,10 @@ void bind_instance_functions(PFN_vkGetInstanceProcAddr get, VkInstance instance)
 
 void load_instance(VkInstance instance) { bind_instance_functions(get_instance_proc, instance); }
 
-void load_instance_from(PFN_vkGetInstanceProcAddr get_instance_proc_addr, VkInstance instance) {
-  if (!get_instance_proc_addr) throw Error("vkGetInstanceProcAddr is null");
-  bind_instance_functions(get_instance_proc_addr, instance);
+void load_engine_instance(VkInstance instance, PFN_vkGetInstanceProcAddr get_instance_proc_addr) {
+  if (get_instance_proc_addr) return bind_instance_functions(get_instance_proc_addr, instance);
+  load_loader();
+  load_instance(instance);
 }
 
 bool loader_opened() { return opened; }

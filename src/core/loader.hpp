@@ -96,10 +96,11 @@ void load_loader();
 /// Binds instance- and device-level functions. Device functions are bound through the loader's
 /// dispatching entry points, so the same pointers serve every device of every Context.
 void load_instance(VkInstance instance);
-/// Binds instance- and device-level functions through an engine's own vkGetInstanceProcAddr,
-/// without opening the loader (a record-only Sorter). The pointers are process-wide, as above:
-/// every handle given to vkc must come from that same loader.
-void load_instance_from(PFN_vkGetInstanceProcAddr get_instance_proc_addr, VkInstance instance);
+/// Binds the instance- and device-level functions of an engine's `instance`: through the engine's
+/// own vkGetInstanceProcAddr where it gives one (the loader is then never opened), else through
+/// the loader vkc opens. The pointers are process-wide, as above: every handle given to vkc must
+/// come from that same loader.
+void load_engine_instance(VkInstance instance, PFN_vkGetInstanceProcAddr get_instance_proc_addr);
 /// Whether vkc has opened the loader itself (tests of the engine path).
 bool loader_opened();
 

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <memory>
-#include <optional>
 #include <span>
 #include <vector>
 
@@ -85,12 +84,11 @@ class InCoreSort {
         planned_(planned),
         arrays_{&keys, values},
         sizes_{planned.desc.max_count * key_bytes(planned.desc.key_type),
-               planned.desc.max_count * value_bytes(planned.desc.value_type)} {
+               planned.desc.max_count * value_bytes(planned.desc.value_type)},
+        target_(sort_device(ctx)) {
     // Keys, values and temporary storage, kept by the Context between calls.
     const std::uint64_t reusable_sizes[] = {sizes_[0], sizes_[1], planned.temporary_bytes()};
-    SortWorkspace& space = workspace(ctx);
-    const std::vector<Buffer>& reusable = space.reusable_buffers(reusable_sizes);
-    target_.emplace(space.target());
+    const std::vector<Buffer>& reusable = workspace(ctx).reusable_buffers(reusable_sizes);
     buffers_[0] = reusable[0].handle();
     buffers_[1] = sizes_[1] ? reusable[1].handle() : VK_NULL_HANDLE;
     temporary_ = reusable[2].handle();
@@ -117,8 +115,8 @@ class InCoreSort {
 
   void record_sort(Recorder& r) const {
     const SortDesc& desc = planned_.desc;
-    if (index_values_) record_iota(target_->device, r, buffers_[1], desc.value_type, desc.max_count, index_base_);
-    record_planned(*target_, r, planned_, SortBuffers{{buffers_[0]}, {buffers_[1]}, {temporary_}});
+    if (index_values_) record_iota(target_.device, r, buffers_[1], desc.value_type, desc.max_count, index_base_);
+    record_planned(target_, r, planned_, SortBuffers{{buffers_[0]}, {buffers_[1]}, {temporary_}});
   }
 
   // Imported arrays: copies in, sort and copies out in one submission.
@@ -179,7 +177,7 @@ class InCoreSort {
   const PlannedSort& planned_;
   const HostArray* arrays_[ImportedArrays::kArrays];
   std::uint64_t sizes_[ImportedArrays::kArrays];
-  std::optional<SortDevice> target_;  // SortDevice holds a reference: set once the workspace exists
+  const SortDevice target_;
   VkBuffer buffers_[ImportedArrays::kArrays]{};
   VkBuffer temporary_ = VK_NULL_HANDLE;
   bool index_values_ = false;

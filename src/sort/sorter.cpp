@@ -73,12 +73,7 @@ Sorter::Sorter(const SorterCreateInfo& info) : Sorter() {
   if (!info.instance || !info.physical_device || !info.device) {
     throw Error("a Sorter needs the engine's VkInstance, VkPhysicalDevice and VkDevice");
   }
-  if (info.get_instance_proc_addr) {
-    vk::load_instance_from(info.get_instance_proc_addr, info.instance);
-  } else {
-    vk::load_loader();
-    vk::load_instance(info.instance);
-  }
+  vk::load_engine_instance(info.instance, info.get_instance_proc_addr);
   detail::Device device = detail::describe_device(info.instance, info.physical_device);
   device.device = info.device;
   state_->owned = std::make_unique<detail::ComputeDevice>(std::move(device));
