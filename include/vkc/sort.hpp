@@ -136,6 +136,16 @@ void sort(Context& ctx, KeyType type, void* keys, std::uint64_t count, const Sor
 void sort_pairs(Context& ctx, KeyType key_type, void* keys, ValueType value_type, void* values, std::uint64_t count,
                 const SortOptions& options = {});
 
+/// Sorts `keys` into `sorted_keys`, leaving `keys` as it was (it is only read): the keys go to
+/// the device from one array and come back into the other, so the copy costs no extra pass. The
+/// arrays may be the same (then it is sort()), and must not overlap otherwise.
+void sort_to(Context& ctx, KeyType type, const void* keys, void* sorted_keys, std::uint64_t count,
+             const SortOptions& options = {});
+
+/// sort_pairs from `keys` and `values` into `sorted_keys` and `sorted_values`, as sort_to.
+void sort_pairs_to(Context& ctx, KeyType key_type, const void* keys, void* sorted_keys, ValueType value_type,
+                   const void* values, void* sorted_values, std::uint64_t count, const SortOptions& options = {});
+
 /// The permutation that sorts keys: keys[result[0]], keys[result[1]], ... is sorted. With a
 /// stable algorithm (radix, odd_even; `automatic` picks radix here) it is the stable permutation.
 /// 32-bit indices: throws Error when count exceeds 2^32 - 1 (argsort64 numbers any count).
@@ -145,6 +155,14 @@ std::vector<std::uint32_t> argsort(Context& ctx, KeyType type, const void* keys,
 /// argsort with 64-bit indices, for any count.
 std::vector<std::uint64_t> argsort64(Context& ctx, KeyType type, const void* keys, std::uint64_t count,
                                      const SortOptions& options = {});
+
+/// argsort into the caller's array of `count` indices (count at most 2^32 - 1).
+void argsort_to(Context& ctx, KeyType type, const void* keys, std::uint32_t* indices, std::uint64_t count,
+                const SortOptions& options = {});
+
+/// argsort64 into the caller's array of `count` indices.
+void argsort64_to(Context& ctx, KeyType type, const void* keys, std::uint64_t* indices, std::uint64_t count,
+                  const SortOptions& options = {});
 
 /// Sorts the `count` keys that `keys_in` supplies and hands them, sorted, to `keys_out`, for
 /// arrays that are not in memory (HostRead, HostWrite in context.hpp). Every byte is read before

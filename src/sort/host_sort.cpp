@@ -14,8 +14,10 @@
 
 namespace vkc::sorting {
 
-HostArray in_place(void* data) {
-  return {detail::read_memory(data), detail::write_memory(data), data, data};
+HostArray in_place(void* data) { return copied(data, data); }
+
+HostArray copied(const void* from, void* to) {
+  return {detail::read_memory(from), detail::write_memory(to), from, to};
 }
 
 namespace {

@@ -19,6 +19,8 @@ struct HostArray {
 };
 
 HostArray in_place(void* data);
+/// An array read from `from` and written, sorted, to `to` (which may be `from`).
+HostArray copied(const void* from, void* to);
 
 /// The most elements of `desc`'s types that sort_in_core takes (planner.hpp's in_core_capacity
 /// under the Context's device memory limit).

@@ -67,6 +67,11 @@ void sort(Context& ctx, KeyType type, void* keys, std::uint64_t count, const Sor
   sorting::sort_host(ctx, {type, ValueType::none, count, options}, sorting::in_place(keys), nullptr, false);
 }
 
+void sort_to(Context& ctx, KeyType type, const void* keys, void* sorted_keys, std::uint64_t count,
+             const SortOptions& options) {
+  sorting::sort_host(ctx, {type, ValueType::none, count, options}, sorting::copied(keys, sorted_keys), nullptr, false);
+}
+
 void sort_streamed(Context& ctx, KeyType type, const HostRead& keys_in, const HostWrite& keys_out,
                    std::uint64_t count, const SortOptions& options) {
   sorting::sort_host(ctx, {type, ValueType::none, count, options}, {keys_in, keys_out}, nullptr, false);
@@ -77,6 +82,14 @@ void sort_pairs(Context& ctx, KeyType key_type, void* keys, ValueType value_type
   if (value_type == ValueType::none) throw Error("sort_pairs needs a value type");
   const sorting::HostArray value_array = sorting::in_place(values);
   sorting::sort_host(ctx, {key_type, value_type, count, options}, sorting::in_place(keys), &value_array, false);
+}
+
+void sort_pairs_to(Context& ctx, KeyType key_type, const void* keys, void* sorted_keys, ValueType value_type,
+                   const void* values, void* sorted_values, std::uint64_t count, const SortOptions& options) {
+  if (value_type == ValueType::none) throw Error("sort_pairs needs a value type");
+  const sorting::HostArray value_array = sorting::copied(values, sorted_values);
+  sorting::sort_host(ctx, {key_type, value_type, count, options}, sorting::copied(keys, sorted_keys), &value_array,
+                     false);
 }
 
 void sort_pairs_streamed(Context& ctx, KeyType key_type, const HostRead& keys_in, const HostWrite& keys_out,
@@ -106,20 +119,31 @@ void check_32_bit_indices(std::uint64_t count) {
 }
 }  // namespace
 
+void argsort_to(Context& ctx, KeyType type, const void* keys, std::uint32_t* indices, std::uint64_t count,
+                const SortOptions& options) {
+  check_32_bit_indices(count);
+  sort_indices(ctx, type, detail::read_memory(keys), keys, detail::write_memory(indices), indices, ValueType::u32,
+               count, options);
+}
+
+void argsort64_to(Context& ctx, KeyType type, const void* keys, std::uint64_t* indices, std::uint64_t count,
+                  const SortOptions& options) {
+  sort_indices(ctx, type, detail::read_memory(keys), keys, detail::write_memory(indices), indices, ValueType::u64,
+               count, options);
+}
+
 std::vector<std::uint32_t> argsort(Context& ctx, KeyType type, const void* keys, std::uint64_t count,
                                    const SortOptions& options) {
   check_32_bit_indices(count);
   std::vector<std::uint32_t> permutation(count);
-  sort_indices(ctx, type, detail::read_memory(keys), keys, detail::write_memory(permutation.data()),
-               permutation.data(), ValueType::u32, count, options);
+  argsort_to(ctx, type, keys, permutation.data(), count, options);
   return permutation;
 }
 
 std::vector<std::uint64_t> argsort64(Context& ctx, KeyType type, const void* keys, std::uint64_t count,
                                      const SortOptions& options) {
   std::vector<std::uint64_t> permutation(count);
-  sort_indices(ctx, type, detail::read_memory(keys), keys, detail::write_memory(permutation.data()),
-               permutation.data(), ValueType::u64, count, options);
+  argsort64_to(ctx, type, keys, permutation.data(), count, options);
   return permutation;
 }
 
