@@ -12,9 +12,10 @@
  *   VKC_ERROR_INVALID_ARGUMENT.
  * - Calls on one vkc_context (and on the n-body simulations made from it) are serialized by the
  *   context: several threads may use one context, and each call waits for the one before it.
- *   Different contexts run in parallel. Progress callbacks run on the calling thread; streamed read and
- *   write callbacks on the calling thread and the library's worker threads. No callback runs
- *   after its call returns.
+ *   Different contexts run in parallel. Progress callbacks run on the calling thread; streamed
+ *   read and write callbacks on the calling thread and the library's worker threads. No
+ *   callback runs after its call returns, and none may call vkc functions on the context it runs
+ *   for (or its simulations): the context is locked while they run.
  * - The order contract of every sort (include/vkc/sort.hpp): integers by value; floats by value
  *   with -0.0 before +0.0 ascending, every NaN last in both orders (a NaN comes out with its
  *   sign bit cleared); descending is the exact reverse of ascending for distinct keys. Radix and
