@@ -12,8 +12,9 @@
  *   VKC_ERROR_INVALID_ARGUMENT.
  * - Calls on one vkc_context (and on the n-body simulations made from it) are serialized by the
  *   context: several threads may use one context, and each call waits for the one before it.
- *   Different contexts run in parallel. Callbacks run on the calling thread (progress) or on the
- *   library's worker threads (streamed reads and writes), never after their call returns.
+ *   Different contexts run in parallel. Progress callbacks run on the calling thread; streamed read and
+ *   write callbacks on the calling thread and the library's worker threads. No callback runs
+ *   after its call returns.
  * - The order contract of every sort (include/vkc/sort.hpp): integers by value; floats by value
  *   with -0.0 before +0.0 ascending, every NaN last in both orders (a NaN comes out with its
  *   sign bit cleared); descending is the exact reverse of ascending for distinct keys. Radix and
@@ -33,7 +34,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(_WIN32)
+#if defined(_WIN32) && defined(VKC_BUILDING_C_API)
+#  define VKC_API __declspec(dllexport)
+#elif defined(_WIN32)
 #  define VKC_API __declspec(dllimport)
 #elif defined(__GNUC__)
 #  define VKC_API __attribute__((visibility("default")))

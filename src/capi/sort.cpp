@@ -1,0 +1,300 @@
+// Sort options and the sort functions: argument checks, then the C++ API under the context's lock.
+#include <cstdint>
+#include <string>
+
+#include "capi/errors.hpp"
+#include "capi/handles.hpp"
+
+namespace vkc::capi {
+namespace {
+
+// The C enumerators are the C++ ones' positions, so a checked value converts by a cast.
+static_assert(VKC_KEY_U32 == int(KeyType::u32) && VKC_KEY_I32 == int(KeyType::i32) && VKC_KEY_F32 == int(KeyType::f32) &&
+              VKC_KEY_U64 == int(KeyType::u64) && VKC_KEY_I64 == int(KeyType::i64) && VKC_KEY_F64 == int(KeyType::f64));
+static_assert(VKC_VALUE_U32 == int(ValueType::u32) && VKC_VALUE_U64 == int(ValueType::u64));
+static_assert(VKC_ALGORITHM_AUTO == int(SortAlgorithm::automatic) && VKC_ALGORITHM_BITONIC == int(SortAlgorithm::bitonic) &&
+              VKC_ALGORITHM_BITONIC_TRANSPOSE == int(SortAlgorithm::bitonic_transpose) &&
+              VKC_ALGORITHM_ODD_EVEN == int(SortAlgorithm::odd_even) && VKC_ALGORITHM_RADIX == int(SortAlgorithm::radix));
+static_assert(VKC_ORDER_ASCENDING == int(SortOrder::ascending) && VKC_ORDER_DESCENDING == int(SortOrder::descending));
+static_assert(VKC_RADIX_SCAN_AUTO == int(RadixScan::automatic) && VKC_RADIX_SCAN_LOOKBACK == int(RadixScan::lookback) &&
+              VKC_RADIX_SCAN_REDUCE_THEN_SCAN == int(RadixScan::reduce_then_scan));
+
+KeyType key_type(vkc_key_type type) {
+  require_enum(static_cast<int>(type), VKC_KEY_U32, VKC_KEY_F64, "key type");
+  return static_cast<KeyType>(static_cast<int>(type));
+}
+
+ValueType value_type(vkc_value_type type) {
+  require_enum(static_cast<int>(type), VKC_VALUE_U32, VKC_VALUE_U64, "value type");
+  return static_cast<ValueType>(static_cast<int>(type));
+}
+
+// The options of one call, with the C progress callback wrapped: a non-zero return throws
+// Cancelled from inside the sort, on the calling thread, which the library lets through.
+SortOptions resolve(const vkc_sort_options* options) {
+  if (!options) return {};
+  SortOptions resolved = options->options;
+  if (const vkc_progress_fn progress = options->progress) {
+    void* const user = options->progress_user;
+    resolved.progress = [progress, user](const SortProgress& p) {
+      if (progress(user, p.done, p.total) != 0) throw Cancelled{};
+    };
+  }
+  return resolved;
+}
+
+HostRead c_read(vkc_read_fn read, void* user, const char* name) {
+  return [read, user, name](std::uint64_t offset, void* dst, std::uint64_t bytes) {
+    if (const int returned = read(user, offset, dst, bytes)) throw CallbackFailed{name, returned};
+  };
+}
+
+HostWrite c_write(vkc_write_fn write, void* user, const char* name) {
+  return [write, user, name](std::uint64_t offset, const void* src, std::uint64_t bytes) {
+    if (const int returned = write(user, offset, src, bytes)) throw CallbackFailed{name, returned};
+  };
+}
+
+// Counts whose arrays' byte sizes fit 64 bits (and so every size the library computes).
+void require_count(std::uint64_t count) {
+  if (count > UINT64_MAX / 16) invalid("count " + std::to_string(count) + " is larger than any array");
+}
+
+// `to` may be `from` itself, or apart from it, never partly over it.
+void require_apart_or_same(const void* from, const void* to, std::uint64_t bytes, const char* from_name,
+                           const char* to_name) {
+  const auto a = reinterpret_cast<std::uintptr_t>(from), b = reinterpret_cast<std::uintptr_t>(to);
+  if (a != b && a < b + bytes && b < a + bytes) {
+    invalid(std::string(to_name) + " overlaps " + from_name + " (they must be the same array or apart)");
+  }
+}
+
+// argsort promises the stable permutation: only the stable algorithms.
+void require_stable(const SortOptions& options) {
+  const SortAlgorithm a = options.algorithm;
+  if (a != SortAlgorithm::automatic && a != SortAlgorithm::radix && a != SortAlgorithm::odd_even) {
+    invalid("argsort is stable: the algorithm must be auto, radix or odd_even, not " + std::string(to_string(a)));
+  }
+}
+
+void require_32_bit_indices(std::uint64_t count) {
+  if (count > UINT32_MAX) {
+    fail(VKC_ERROR_UNSUPPORTED, "argsort of " + std::to_string(count) +
+                                    " keys: more than uint32 indices number (use the argsort64 form)");
+  }
+}
+
+void require_device_takes(const Context& ctx, KeyType type) {
+  if (key_bytes(type) == 8 && !ctx.info().shader_int64) {
+    fail(VKC_ERROR_UNSUPPORTED, std::string(to_string(type)) + " keys need 64-bit integers in shaders (shaderInt64), which '" +
+                                    ctx.info().name + "' lacks");
+  }
+}
+
+// The frame of every sort function: the context, key type and options checked; `body` runs with
+// the context locked, after its own checks, once the device is known to take the key type.
+template <class Body>
+vkc_status sort_call(const char* function, vkc_context* context, vkc_key_type type, std::uint64_t count,
+                     const vkc_sort_options* options, Body&& body) {
+  return guarded(function, [&] {
+    require_pointer(context, "context");
+    const KeyType key = key_type(type);
+    require_count(count);
+    const SortOptions resolved = resolve(options);
+    body(key, resolved, [&](auto&& sort) {
+      const auto held = lock(*context);
+      require_device_takes(context->context, key);
+      sort(context->context);
+    });
+  });
+}
+
+template <class Change>
+vkc_status change_options(const char* function, vkc_sort_options* options, Change&& change) {
+  return guarded(function, [&] {
+    require_pointer(options, "options");
+    change(*options);
+  });
+}
+
+}  // namespace
+}  // namespace vkc::capi
+
+using namespace vkc::capi;
+using vkc::KeyType;
+using vkc::SortOptions;
+
+extern "C" {
+
+vkc_status vkc_sort_options_create(vkc_sort_options** options) {
+  return guarded("vkc_sort_options_create", [&] {
+    require_pointer(options, "options");
+    *options = nullptr;
+    *options = new vkc_sort_options();
+  });
+}
+
+void vkc_sort_options_destroy(vkc_sort_options* options) { delete options; }
+
+vkc_status vkc_sort_options_set_algorithm(vkc_sort_options* options, vkc_sort_algorithm algorithm) {
+  return change_options("vkc_sort_options_set_algorithm", options, [&](vkc_sort_options& o) {
+    require_enum(static_cast<int>(algorithm), VKC_ALGORITHM_AUTO, VKC_ALGORITHM_RADIX, "algorithm");
+    o.options.algorithm = static_cast<vkc::SortAlgorithm>(static_cast<int>(algorithm));
+  });
+}
+
+vkc_status vkc_sort_options_set_order(vkc_sort_options* options, vkc_sort_order order) {
+  return change_options("vkc_sort_options_set_order", options, [&](vkc_sort_options& o) {
+    require_enum(static_cast<int>(order), VKC_ORDER_ASCENDING, VKC_ORDER_DESCENDING, "order");
+    o.options.order = static_cast<vkc::SortOrder>(static_cast<int>(order));
+  });
+}
+
+vkc_status vkc_sort_options_set_radix_scan(vkc_sort_options* options, vkc_radix_scan scan) {
+  return change_options("vkc_sort_options_set_radix_scan", options, [&](vkc_sort_options& o) {
+    require_enum(static_cast<int>(scan), VKC_RADIX_SCAN_AUTO, VKC_RADIX_SCAN_REDUCE_THEN_SCAN, "radix scan");
+    o.options.radix_scan = static_cast<vkc::RadixScan>(static_cast<int>(scan));
+  });
+}
+
+vkc_status vkc_sort_options_set_progress(vkc_sort_options* options, vkc_progress_fn progress, void* user) {
+  return change_options("vkc_sort_options_set_progress", options, [&](vkc_sort_options& o) {
+    o.progress = progress;
+    o.progress_user = user;
+  });
+}
+
+vkc_status vkc_sort(vkc_context* context, vkc_key_type type, void* keys, uint64_t count,
+                    const vkc_sort_options* options) {
+  return sort_call("vkc_sort", context, type, count, options, [&](KeyType key, const SortOptions& o, auto locked) {
+    require_array(keys, count, "keys");
+    locked([&](vkc::Context& ctx) { vkc::sort(ctx, key, keys, count, o); });
+  });
+}
+
+vkc_status vkc_sort_to(vkc_context* context, vkc_key_type type, const void* keys, void* sorted_keys, uint64_t count,
+                       const vkc_sort_options* options) {
+  return sort_call("vkc_sort_to", context, type, count, options, [&](KeyType key, const SortOptions& o, auto locked) {
+    require_array(keys, count, "keys");
+    require_array(sorted_keys, count, "sorted_keys");
+    require_apart_or_same(keys, sorted_keys, count * vkc::key_bytes(key), "keys", "sorted_keys");
+    locked([&](vkc::Context& ctx) { vkc::sort_to(ctx, key, keys, sorted_keys, count, o); });
+  });
+}
+
+vkc_status vkc_sort_pairs(vkc_context* context, vkc_key_type key_type, void* keys, vkc_value_type value_type,
+                          void* values, uint64_t count, const vkc_sort_options* options) {
+  return sort_call("vkc_sort_pairs", context, key_type, count, options,
+                   [&](KeyType key, const SortOptions& o, auto locked) {
+                     const vkc::ValueType value = vkc::capi::value_type(value_type);
+                     require_array(keys, count, "keys");
+                     require_array(values, count, "values");
+                     locked([&](vkc::Context& ctx) { vkc::sort_pairs(ctx, key, keys, value, values, count, o); });
+                   });
+}
+
+vkc_status vkc_sort_pairs_to(vkc_context* context, vkc_key_type key_type, const void* keys, void* sorted_keys,
+                             vkc_value_type value_type, const void* values, void* sorted_values, uint64_t count,
+                             const vkc_sort_options* options) {
+  return sort_call(
+      "vkc_sort_pairs_to", context, key_type, count, options, [&](KeyType key, const SortOptions& o, auto locked) {
+        const vkc::ValueType value = vkc::capi::value_type(value_type);
+        require_array(keys, count, "keys");
+        require_array(sorted_keys, count, "sorted_keys");
+        require_array(values, count, "values");
+        require_array(sorted_values, count, "sorted_values");
+        require_apart_or_same(keys, sorted_keys, count * vkc::key_bytes(key), "keys", "sorted_keys");
+        require_apart_or_same(values, sorted_values, count * vkc::value_bytes(value), "values", "sorted_values");
+        locked([&](vkc::Context& ctx) {
+          vkc::sort_pairs_to(ctx, key, keys, sorted_keys, value, values, sorted_values, count, o);
+        });
+      });
+}
+
+vkc_status vkc_argsort(vkc_context* context, vkc_key_type type, const void* keys, uint64_t count, uint32_t* indices,
+                       const vkc_sort_options* options) {
+  return sort_call("vkc_argsort", context, type, count, options, [&](KeyType key, const SortOptions& o, auto locked) {
+    require_array(keys, count, "keys");
+    require_array(indices, count, "indices");
+    require_stable(o);
+    require_32_bit_indices(count);
+    locked([&](vkc::Context& ctx) { vkc::argsort_to(ctx, key, keys, indices, count, o); });
+  });
+}
+
+vkc_status vkc_argsort64(vkc_context* context, vkc_key_type type, const void* keys, uint64_t count, uint64_t* indices,
+                         const vkc_sort_options* options) {
+  return sort_call("vkc_argsort64", context, type, count, options, [&](KeyType key, const SortOptions& o, auto locked) {
+    require_array(keys, count, "keys");
+    require_array(indices, count, "indices");
+    require_stable(o);
+    locked([&](vkc::Context& ctx) { vkc::argsort64_to(ctx, key, keys, indices, count, o); });
+  });
+}
+
+vkc_status vkc_sort_streamed(vkc_context* context, vkc_key_type type, vkc_read_fn read_keys, void* read_user,
+                             vkc_write_fn write_keys, void* write_user, uint64_t count,
+                             const vkc_sort_options* options) {
+  return sort_call("vkc_sort_streamed", context, type, count, options,
+                   [&](KeyType key, const SortOptions& o, auto locked) {
+                     require_callback(read_keys, count, "read_keys");
+                     require_callback(write_keys, count, "write_keys");
+                     const vkc::HostRead in = c_read(read_keys, read_user, "read_keys");
+                     const vkc::HostWrite out = c_write(write_keys, write_user, "write_keys");
+                     locked([&](vkc::Context& ctx) { vkc::sort_streamed(ctx, key, in, out, count, o); });
+                   });
+}
+
+vkc_status vkc_sort_pairs_streamed(vkc_context* context, vkc_key_type key_type, vkc_read_fn read_keys,
+                                   void* read_keys_user, vkc_write_fn write_keys, void* write_keys_user,
+                                   vkc_value_type value_type, vkc_read_fn read_values, void* read_values_user,
+                                   vkc_write_fn write_values, void* write_values_user, uint64_t count,
+                                   const vkc_sort_options* options) {
+  return sort_call(
+      "vkc_sort_pairs_streamed", context, key_type, count, options,
+      [&](KeyType key, const SortOptions& o, auto locked) {
+        const vkc::ValueType value = vkc::capi::value_type(value_type);
+        require_callback(read_keys, count, "read_keys");
+        require_callback(write_keys, count, "write_keys");
+        require_callback(read_values, count, "read_values");
+        require_callback(write_values, count, "write_values");
+        const vkc::HostRead keys_in = c_read(read_keys, read_keys_user, "read_keys");
+        const vkc::HostWrite keys_out = c_write(write_keys, write_keys_user, "write_keys");
+        const vkc::HostRead values_in = c_read(read_values, read_values_user, "read_values");
+        const vkc::HostWrite values_out = c_write(write_values, write_values_user, "write_values");
+        locked([&](vkc::Context& ctx) {
+          vkc::sort_pairs_streamed(ctx, key, keys_in, keys_out, value, values_in, values_out, count, o);
+        });
+      });
+}
+
+vkc_status vkc_argsort_streamed(vkc_context* context, vkc_key_type type, vkc_read_fn read_keys, void* read_user,
+                                vkc_write_fn write_indices, void* write_user, uint64_t count,
+                                const vkc_sort_options* options) {
+  return sort_call("vkc_argsort_streamed", context, type, count, options,
+                   [&](KeyType key, const SortOptions& o, auto locked) {
+                     require_callback(read_keys, count, "read_keys");
+                     require_callback(write_indices, count, "write_indices");
+                     require_stable(o);
+                     require_32_bit_indices(count);
+                     const vkc::HostRead in = c_read(read_keys, read_user, "read_keys");
+                     const vkc::HostWrite out = c_write(write_indices, write_user, "write_indices");
+                     locked([&](vkc::Context& ctx) { vkc::argsort_streamed(ctx, key, in, out, count, o); });
+                   });
+}
+
+vkc_status vkc_argsort64_streamed(vkc_context* context, vkc_key_type type, vkc_read_fn read_keys, void* read_user,
+                                  vkc_write_fn write_indices, void* write_user, uint64_t count,
+                                  const vkc_sort_options* options) {
+  return sort_call("vkc_argsort64_streamed", context, type, count, options,
+                   [&](KeyType key, const SortOptions& o, auto locked) {
+                     require_callback(read_keys, count, "read_keys");
+                     require_callback(write_indices, count, "write_indices");
+                     require_stable(o);
+                     const vkc::HostRead in = c_read(read_keys, read_user, "read_keys");
+                     const vkc::HostWrite out = c_write(write_indices, write_user, "write_indices");
+                     locked([&](vkc::Context& ctx) { vkc::argsort64_streamed(ctx, key, in, out, count, o); });
+                   });
+}
+
+}  // extern "C"
