@@ -20,11 +20,11 @@ the system's library search path.
 """
 
 import dataclasses
+import os
 import enum
 from typing import Any, Callable, List, Optional, Tuple, Union
 
 import numpy as np
-import numpy.typing as npt
 
 from . import nbody as nbody
 
