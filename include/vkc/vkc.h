@@ -12,9 +12,10 @@
  *   VKC_ERROR_INVALID_ARGUMENT.
  * - Calls on one vkc_context (and on the n-body simulations made from it) are serialized by the
  *   context: several threads may use one context, and each call waits for the one before it.
- *   Different contexts run in parallel. Progress callbacks run on the calling thread; streamed read and
- *   write callbacks on the calling thread and the library's worker threads. No callback runs
- *   after its call returns.
+ *   Different contexts run in parallel. Progress callbacks run on the calling thread; streamed
+ *   read and write callbacks on the calling thread and the library's worker threads. No
+ *   callback runs after its call returns, and none may call vkc functions on the context it runs
+ *   for (or its simulations): the context is locked while they run.
  * - The order contract of every sort (include/vkc/sort.hpp): integers by value; floats by value
  *   with -0.0 before +0.0 ascending, every NaN last in both orders (a NaN comes out with its
  *   sign bit cleared); descending is the exact reverse of ascending for distinct keys. Radix and
@@ -66,7 +67,8 @@ typedef enum vkc_status {
   VKC_ERROR_FAILED = 8            /* anything else (a Vulkan call failed, ...): see vkc_last_error */
 } vkc_status;
 
-/* The message of the last failure on the calling thread ("" when there was none). */
+/* The message of the last failure on the calling thread ("" when there was none), "<function>:
+ * <what failed>" on one line. Calls that succeed leave it as it was. */
 VKC_API const char* vkc_last_error(void);
 /* A constant name for a status ("VKC_ERROR_OUT_OF_MEMORY"). */
 VKC_API const char* vkc_status_name(vkc_status status);
@@ -145,7 +147,8 @@ VKC_API void vkc_context_destroy(vkc_context* context);
 VKC_API vkc_status vkc_context_get_device_info(vkc_context* context, vkc_device_info* info, size_t info_size);
 /* Frees the device and staging memory the context keeps between sorts. */
 VKC_API vkc_status vkc_context_release_cached_memory(vkc_context* context);
-/* Calls `sink` once per validation message emitted since the last call, then forgets them. */
+/* Calls `sink` once per validation message emitted since the last call, then forgets them
+ * (`sink` NULL: forgets them). The sink runs after the context is unlocked: it may call vkc. */
 typedef void (*vkc_message_fn)(void* user, const char* message);
 VKC_API vkc_status vkc_context_take_validation_messages(vkc_context* context, vkc_message_fn sink, void* user);
 
@@ -200,8 +203,9 @@ VKC_API vkc_status vkc_sort_options_set_progress(vkc_sort_options* options, vkc_
 VKC_API vkc_status vkc_sort(vkc_context* context, vkc_key_type type, void* keys, uint64_t count,
                             const vkc_sort_options* options);
 /* Sorts `keys` into `sorted_keys`, leaving `keys` as it was (it is only read, so it may be
- * read-only memory); the two may be the same array, and must not overlap otherwise. The copy
- * costs nothing extra: the keys go to the device from one array and come back into the other. */
+ * read-only memory); the two may be the same array, and must not overlap otherwise
+ * (VKC_ERROR_INVALID_ARGUMENT). The copy costs nothing extra: the keys go to the device from one
+ * array and come back into the other. */
 VKC_API vkc_status vkc_sort_to(vkc_context* context, vkc_key_type type, const void* keys, void* sorted_keys,
                                uint64_t count, const vkc_sort_options* options);
 /* Sorts `keys` in place and reorders `values` (count values of `value_type`) with them. */
@@ -213,7 +217,8 @@ VKC_API vkc_status vkc_sort_pairs_to(vkc_context* context, vkc_key_type key_type
                                      void* sorted_keys, vkc_value_type value_type, const void* values,
                                      void* sorted_values, uint64_t count, const vkc_sort_options* options);
 /* The stable permutation that sorts `keys`, as `count` uint32 indices (count at most 2^32 - 1:
- * else VKC_ERROR_UNSUPPORTED). The algorithm option must be auto, radix or odd_even. */
+ * else VKC_ERROR_UNSUPPORTED). The algorithm option of every argsort function must be auto,
+ * radix or odd_even, the stable ones (else VKC_ERROR_INVALID_ARGUMENT). */
 VKC_API vkc_status vkc_argsort(vkc_context* context, vkc_key_type type, const void* keys, uint64_t count,
                                uint32_t* indices, const vkc_sort_options* options);
 /* vkc_argsort with uint64 indices, for any count. */
@@ -279,26 +284,29 @@ typedef struct vkc_nbody_view {
 } vkc_nbody_view;
 
 /* Fills `positions` and `velocities` (4 * bodies floats each) with a standard initial state,
- * the same for the same (bodies, seed). */
+ * the same for the same (bodies, seed). Bodies: 2 (4 for VKC_IC_COLLISION) to 2^31. */
 VKC_API vkc_status vkc_nbody_initial_conditions(vkc_initial_conditions kind, uint64_t bodies, uint64_t seed,
                                                 float* positions, float* velocities);
-/* A simulation of `bodies` bodies on the context's device, starting from the arrays (copied).
- * `gravity` is G, `softening` the Plummer softening length. */
+/* A simulation of `bodies` bodies (2 to 2^31) on the context's device, starting from the arrays
+ * (copied). `gravity` is G (finite, > 0), `softening` the Plummer softening length (finite,
+ * >= 1e-6); other values are VKC_ERROR_INVALID_ARGUMENT. A state that nbody.hpp refuses (a
+ * non-finite value, a negative mass) is VKC_ERROR_FAILED, its message saying why. */
 VKC_API vkc_status vkc_nbody_create(vkc_context* context, const float* positions, const float* velocities,
                                     uint64_t bodies, float gravity, float softening, vkc_nbody** simulation);
 VKC_API void vkc_nbody_destroy(vkc_nbody* simulation);
-/* Advances `steps` kick-drift-kick steps of `dt`. */
+/* Advances `steps` kick-drift-kick steps of `dt` (finite, > 0). */
 VKC_API vkc_status vkc_nbody_step(vkc_nbody* simulation, float dt, uint32_t steps);
 /* Copies the current state into `positions` and `velocities` (4 * bodies floats each; either
  * may be NULL) and the simulation time into `time` (may be NULL). */
 VKC_API vkc_status vkc_nbody_get_state(vkc_nbody* simulation, float* positions, float* velocities, double* time);
-/* Replaces the state (the time is kept). */
+/* Replaces the state with `bodies` bodies from the arrays (both needed; the time is kept). */
 VKC_API vkc_status vkc_nbody_set_state(vkc_nbody* simulation, const float* positions, const float* velocities);
 VKC_API vkc_status vkc_nbody_diagnose(vkc_nbody* simulation, vkc_nbody_diagnostics* diagnostics);
 /* A view centred on the centre of mass that frames most of the bodies. */
 VKC_API vkc_status vkc_nbody_fit_view(vkc_nbody* simulation, vkc_nbody_view* view);
-/* Renders the x-y plane into `rgba` (width * height * 4 bytes, rows top to bottom); `view`
- * NULL: vkc_nbody_fit_view's. */
+/* Renders the x-y plane into `rgba` (width * height * 4 bytes, rows top to bottom; width and
+ * height 1 to 16384; alpha 255); `view` NULL: vkc_nbody_fit_view's (else its extent must be
+ * finite and > 0). */
 VKC_API vkc_status vkc_nbody_render(vkc_nbody* simulation, uint32_t width, uint32_t height,
                                     const vkc_nbody_view* view, uint8_t* rgba);
 

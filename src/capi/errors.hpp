@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "vkc/vkc.h"
 
@@ -23,7 +24,7 @@ struct Cancelled {};
 
 /// Thrown from inside a HostRead/HostWrite when the C callback returns non-zero.
 struct CallbackFailed {
-  const char* which;  // "read", "write"
+  const char* which;  // the callback's parameter name: "read_keys", "write_indices", ...
   int returned;
 };
 
@@ -55,14 +56,16 @@ inline void require(bool condition, const char* what) {
 inline void require_pointer(const void* pointer, const char* name) {
   if (!pointer) invalid(std::string(name) + " is NULL");
 }
-/// An array of `count` elements: it may be NULL only when count is 0.
-inline void require_array(const void* pointer, std::uint64_t count, const char* name) {
-  if (count > 0 && !pointer) invalid(std::string(name) + " is NULL (count " + std::to_string(count) + ")");
+/// What an array of `count` elements needs (its memory, its callback): NULL only when count is 0.
+inline void require_given(bool given, std::uint64_t count, const char* name) {
+  if (count > 0 && !given) invalid(std::string(name) + " is NULL (count " + std::to_string(count) + ")");
 }
-/// A callback that an array of `count` elements needs: it may be NULL only when count is 0.
+inline void require_array(const void* pointer, std::uint64_t count, const char* name) {
+  require_given(pointer != nullptr, count, name);
+}
 template <class Function>
 void require_callback(Function* callback, std::uint64_t count, const char* name) {
-  if (count > 0 && !callback) invalid(std::string(name) + " is NULL (count " + std::to_string(count) + ")");
+  require_given(callback != nullptr, count, name);
 }
 /// A C enumerator in [first, last], checked as an int before anything casts it.
 inline void require_enum(int value, int first, int last, const char* name) {
