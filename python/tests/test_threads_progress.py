@@ -150,3 +150,33 @@ def test_ctrl_c_while_the_library_sorts_raises_keyboard_interrupt(user_progress,
         t.join()
     np.testing.assert_array_equal(a, before)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_progress_callback_calling_into_the_sorting_context_raises_instead_of_waiting_for_ever(rng):
+    a = rng.random(1000)
+    inner = []
+
+    def progress(done, total):
+        try:
+            vkcompute.sort(a[:10])
+        except RuntimeError as e:
+            inner.append(e)
+            raise
+
+    with pytest.raises(RuntimeError, match="progress callback"):
+        vkcompute.sort(a, progress=progress)
+    assert inner
+    np.testing.assert_array_equal(vkcompute.sort(a), np.sort(a))  # the context still sorts
+
+
+def test_a_progress_callback_may_sort_on_another_context(rng):
+    a = rng.random(1000)
+    results = []
+    with vkcompute.Context(quiet=True) as other:
+        def progress(done, total):
+            if not results:
+                results.append(vkcompute.sort(a[:100], context=other, progress=lambda d, t: None))
+
+        np.testing.assert_array_equal(vkcompute.sort(a, progress=progress), np.sort(a))
+        assert other.take_validation_messages() == []
+    np.testing.assert_array_equal(results[0], np.sort(a[:100]))

@@ -22,6 +22,7 @@ import threading
 from ctypes import byref, c_void_p
 
 from ._capi import PROGRESS_FN, Error, check, last_error, lib
+from ._context import in_callback
 
 __all__ = ["invoke", "CANCEL_CHECK_MIN_ELEMENTS", "ALGORITHMS"]
 
@@ -134,7 +135,11 @@ def invoke(context, function, args, count: int, algorithm: int, descending: bool
             if status:
                 check(status)
             return
-        _invoke_with_progress(handle, function, args, algorithm, descending, progress)
+        outer, in_callback.context = getattr(in_callback, "context", None), context
+        try:
+            _invoke_with_progress(handle, function, args, algorithm, descending, progress)
+        finally:
+            in_callback.context = outer
     finally:
         context._leave()
 

@@ -86,11 +86,17 @@ def _device_arg(device) -> Optional[bytes]:
     return str(device).encode()
 
 
+# The context whose call is running a callback on this thread: the library holds that
+# context's lock meanwhile, so a call into it from the callback would wait for ever.
+in_callback = threading.local()
+
+
 class Handle:
     """An owner of one library handle that is held while a call uses it, so that close() on
     another thread cannot free it under the call (it raises RuntimeError instead)."""
 
     _handle = None
+    _context = None  # the Context whose lock the library takes for this handle's calls
 
     def _init_handle(self) -> None:
         self._handle = None
@@ -98,6 +104,11 @@ class Handle:
         self._users = 0
 
     def _enter(self) -> int:
+        busy = getattr(in_callback, "context", None)
+        if busy is not None and busy is self._context:
+            raise RuntimeError(
+                "vkcompute: a progress callback cannot call vkcompute on the context that is sorting "
+                "(the library holds it until the sort returns); use another Context")
         with self._lock:
             if self._handle is None:
                 raise ValueError(f"this {self._public_name} is closed")
@@ -165,6 +176,7 @@ class Context(Handle):
 
     def __init__(self, device=None, memory_limit=None, pipeline_cache=None, validation=None, *, quiet=False, host_threads=None):
         self._init_handle()
+        self._context = self
         self._simulations = weakref.WeakSet()
         options = c_void_p()
         check(lib.vkc_context_options_create(byref(options)))

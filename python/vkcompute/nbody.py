@@ -232,11 +232,13 @@ class Simulation(Handle):
         return View(v.centre_x, v.centre_y, v.extent, v.body_radius, v.white)
 
     def render(self, width: int, height: int, view: Optional[View] = None) -> np.ndarray:
-        """Renders the x-y plane on the GPU: a new (height, width, 4) uint8 RGBA array, row 0 at
-        the top. view None: fit_view()'s."""
+        """Renders the x-y plane on the GPU: a new (height, width, 4) uint8 RGBA array (alpha
+        255), row 0 at the top; width and height from 1 to 16384. view None: fit_view()'s."""
         width, height = _count(width, "width"), _count(height, "height")
-        if not (0 < width < 1 << 16 and 0 < height < 1 << 16):
-            raise ValueError(f"render: width and height must be between 1 and 65535, not {width} x {height}")
+        if not (0 < width <= 16384 and 0 < height <= 16384):
+            raise ValueError(f"render: width and height must be between 1 and 16384, not {width} x {height}")
+        if view is not None and not (math.isfinite(view.extent) and view.extent > 0):
+            raise ValueError(f"render: the view's extent must be finite and positive, not {view.extent}")
         if view is not None and not isinstance(view, View):
             raise TypeError(f"view must be a vkcompute.nbody.View or None, not {type(view).__name__}")
         rgba = np.empty((height, width, 4), np.uint8)
