@@ -80,3 +80,11 @@ def test_every_status_has_the_library_name():
 
     for status in vkcompute.Status:
         assert lib.vkc_status_name(int(status)).decode() == ("VKC_OK" if status == 0 else "VKC_ERROR_" + status.name)
+
+
+def test_errors_pickle_with_their_status():
+    import pickle
+
+    e = pickle.loads(pickle.dumps(vkcompute.Error("vkc_x: out of memory", vkcompute.Status.OUT_OF_MEMORY)))
+    assert isinstance(e, vkcompute.Error) and e.status == vkcompute.Status.OUT_OF_MEMORY
+    assert str(e) == e.message == "vkc_x: out of memory"

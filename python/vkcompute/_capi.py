@@ -55,6 +55,9 @@ class Error(RuntimeError):
     def message(self) -> str:
         return str(self.args[0]) if self.args else ""
 
+    def __reduce__(self):  # pickles (multiprocessing) keep the status
+        return (type(self), (self.message, int(self.status)))
+
 
 # --------------------------------------------------------------------------------------------
 # Finding the library
