@@ -79,11 +79,11 @@ def _ptr(arr) -> int:
 
 
 def sort(a, axis=-1, kind=None, *, stable=None, descending=False, out=None, progress=None, context=None):
-    plan_input, input_kind = as_host_array(a)
-    plan = key_plan(plan_input.dtype)
+    arr, input_kind = as_host_array(a)
+    plan = key_plan(arr.dtype)
     algorithm = _algorithm(kind, stable, "sort")
-    flat, shape = _along(plan_input, axis, "sort")
-    dtype = plan_input.dtype
+    flat, shape = _along(arr, axis, "sort")
+    dtype = arr.dtype
 
     target = None
     if out is not None:
@@ -94,7 +94,7 @@ def sort(a, axis=-1, kind=None, *, stable=None, descending=False, out=None, prog
             raise ValueError(f"sort: out has dtype {target.dtype}, the result has dtype {dtype}")
 
     if flat is None or flat.size == 0:
-        result = plan_input.reshape(shape).copy() if flat is None else np.empty(shape, dtype)
+        result = arr.reshape(shape).copy() if flat is None else np.empty(shape, dtype)
         if target is not None:
             np.copyto(target, result)
             return out
@@ -122,7 +122,7 @@ def sort(a, axis=-1, kind=None, *, stable=None, descending=False, out=None, prog
     return wrap_result(result, input_kind)
 
 
-def _argsort_flat(keys_input, flat, plan, n, algorithm, descending, progress, context):
+def _argsort_flat(flat, plan, n, algorithm, descending, progress, context):
     """The stable permutation of the 1-D `flat`, as a new np.intp array."""
     keys, _ = _keys_for_library(flat, plan)
     indices = np.empty(n, np.intp)
@@ -141,7 +141,7 @@ def argsort(a, axis=-1, kind=None, *, stable=None, descending=False, progress=No
     flat, shape = _along(arr, axis, "argsort")
     if flat is None or flat.size == 0:
         return wrap_result(np.zeros(shape, np.intp), input_kind)
-    indices = _argsort_flat(arr, flat, plan, flat.size, algorithm, descending, progress, context)
+    indices = _argsort_flat(flat, plan, flat.size, algorithm, descending, progress, context)
     return wrap_result(indices.reshape(shape), input_kind)
 
 
@@ -180,7 +180,7 @@ def sort_pairs(keys, values, *, descending=False, kind=None, stable=None, progre
     if words is None:  # other values: the stable permutation, then take
         if algorithm in (BITONIC, BITONIC_TRANSPOSE):
             algorithm = AUTO
-        indices = _argsort_flat(key_input, key_input, plan, n, algorithm, descending, progress, context)
+        indices = _argsort_flat(key_input, plan, n, algorithm, descending, progress, context)
         sorted_keys = key_input.take(indices)
         sorted_values = value_input.take(indices, axis=0)
         return wrap_result(sorted_keys, keys_kind), wrap_result(sorted_values, values_kind)
