@@ -150,3 +150,8 @@ def test_dlpack_objects_on_the_cpu_are_imported(rng):
             return a.__dlpack__()
 
     np.testing.assert_array_equal(vkcompute.sort(HostTensor()), np.sort(a))
+
+
+def test_gpu_values_of_pairs_raise_type_error_too():
+    with pytest.raises(TypeError, match="host arrays"):
+        vkcompute.sort_pairs(np.zeros(3, np.float32), _DeviceArray())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["as_host_array", "as_writable_array", "key_plan", "AxisError", "KEY_TYPES_TEXT"]
+__all__ = ["as_host_array", "as_writable_array", "refuse_device_array", "key_plan", "wrap_result", "AxisError", "KEY_TYPES_TEXT"]
 
 try:  # NumPy 2
     AxisError = np.exceptions.AxisError
@@ -44,7 +44,7 @@ def _is_torch(obj) -> bool:
     return type(obj).__module__.startswith("torch") and hasattr(obj, "is_cuda")
 
 
-def _refuse_device_array(obj) -> None:
+def refuse_device_array(obj) -> None:
     """TypeError for arrays in GPU memory (torch CUDA tensors, CuPy arrays, other DLPack devices)."""
     if _is_torch(obj):
         device = getattr(obj, "device", None)
@@ -75,7 +75,7 @@ def as_host_array(obj):
         return obj, Kind.NUMPY
     if isinstance(obj, np.ndarray):  # subclasses (np.memmap, ...): the plain array view
         return obj.view(np.ndarray), Kind.NUMPY
-    _refuse_device_array(obj)
+    refuse_device_array(obj)
     if _is_torch(obj):
         tensor = obj.detach()
         try:
@@ -103,7 +103,7 @@ def as_writable_array(obj, name: str = "out"):
     if isinstance(obj, np.ndarray):
         arr = obj.view(np.ndarray) if type(obj) is not np.ndarray else obj
     elif _is_torch(obj):
-        _refuse_device_array(obj)
+        refuse_device_array(obj)
         if obj.requires_grad:
             raise ValueError(f"{name}: a tensor that requires grad cannot be written in place")
         try:
@@ -111,7 +111,7 @@ def as_writable_array(obj, name: str = "out"):
         except (TypeError, RuntimeError) as e:
             raise TypeError(f"{name}: {e}") from None
     else:
-        _refuse_device_array(obj)
+        refuse_device_array(obj)
         try:
             arr = np.asarray(memoryview(obj))
         except TypeError:

@@ -8,7 +8,7 @@ import operator
 import numpy as np
 
 from . import _calls
-from ._arrays import AxisError, Kind, as_host_array, as_writable_array, key_plan, wrap_result
+from ._arrays import AxisError, Kind, as_host_array, as_writable_array, key_plan, refuse_device_array, wrap_result
 from ._calls import ALGORITHMS, AUTO, BITONIC, BITONIC_TRANSPOSE, ODD_EVEN, RADIX, invoke
 from ._capi import lib
 from ._context import default_context
@@ -203,6 +203,7 @@ def sort_pairs(keys, values, *, descending=False, kind=None, stable=None, progre
 def _as_values(values):
     """Values may be of any dtype (they are only moved): torch tensors of dtypes NumPy's DLPack
     import lacks come through .numpy()."""
+    refuse_device_array(values)  # a GPU array: the TypeError saying how to get a host one
     try:
         return as_host_array(values)
     except TypeError:
