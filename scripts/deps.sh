@@ -11,6 +11,7 @@ packages=(
   libgtest-dev libgmock-dev                # GoogleTest
   libcli11-dev nlohmann-json3-dev libstb-dev libtbb-dev
   python3-numpy                            # the reference that the .npy and CLI tests compare against
+  python3-pytest                           # the Python package's tests (python/tests)
   gnuplot-nox                              # `vkc bench sort --plot`, and its test
   "$@"
 )

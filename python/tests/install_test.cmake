@@ -1,0 +1,28 @@
+# `cmake --install` into a temporary prefix, then the installed package imports, from outside the
+# build tree, the installed libvkcompute.so.1 through its generated _library_path.py.
+# -DBUILD_DIR=<build tree> -DPREFIX=<temporary prefix> -DPYTHON=<interpreter> -DPACKAGE_DIR=<relative dir>
+file(REMOVE_RECURSE ${PREFIX})
+execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFIX}
+                RESULT_VARIABLE rc OUTPUT_QUIET)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "cmake --install failed (${rc})")
+endif()
+set(site ${PACKAGE_DIR})
+if(NOT IS_ABSOLUTE ${site})
+  set(site ${PREFIX}/${site})
+endif()
+execute_process(
+  COMMAND ${CMAKE_COMMAND} -E env --unset=PYTHONPATH --unset=VKCOMPUTE_LIBRARY ${PYTHON} -c
+    "import os, sys; sys.path.insert(0, sys.argv[1]); import vkcompute; \
+from vkcompute import _library_path; \
+assert os.path.dirname(vkcompute.__file__) == os.path.join(sys.argv[1], 'vkcompute'), vkcompute.__file__; \
+assert vkcompute.library_path == _library_path.LIBRARY_PATH, vkcompute.library_path; \
+assert vkcompute.library_path.startswith(sys.argv[2]), vkcompute.library_path; \
+assert os.path.isfile(vkcompute.library_path); print('installed:', vkcompute.__file__, vkcompute.library_path)"
+    ${site} ${PREFIX}
+  WORKING_DIRECTORY ${PREFIX}
+  RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the installed package did not import its installed library")
+endif()
+file(REMOVE_RECURSE ${PREFIX})

@@ -1,0 +1,242 @@
+# Typed stub of the public API of vkcompute (PEP 561; py.typed marks the package as typed).
+# Its docstrings are the runtime's (python/tests/test_stub.py checks that they stay the same).
+"""vkcompute: GPU sorting with NumPy's semantics, and n-body simulation, on any Vulkan device.
+
+    import numpy as np, vkcompute
+    a = np.random.default_rng(0).random(10_000_000, dtype=np.float32)
+    s = vkcompute.sort(a)                     # == np.sort(a)
+    i = vkcompute.argsort(a, descending=True) # the stable permutation, as np.intp
+
+A pure-Python package over the C library libvkcompute.so.1 (its C ABI, include/vkc/vkc.h) through
+ctypes. One Context per process is created on first use (default_context()); every function
+takes context= for another. Calls release the GIL while the GPU works; several threads may sort
+at once (the library serializes the calls of one context). Ctrl-C during a long sort (a million
+keys or more, or any sort given progress=) cancels it and raises KeyboardInterrupt, leaving the
+input as it was.
+
+The library is found through the VKCOMPUTE_LIBRARY environment variable (a path), else
+libvkcompute.so.1 in this package's directory, else the path `cmake --install` recorded, else
+the system's library search path.
+"""
+
+import dataclasses
+import os
+import enum
+from typing import Any, Callable, List, Optional, Tuple, Union
+
+import numpy as np
+
+from . import nbody as nbody
+
+__version__: str
+#: The VKC_ABI_VERSION of the vkc.h this package binds.
+ABI_VERSION: int
+#: The path of the C library that was loaded.
+library_path: str
+
+ArrayLike = Any  # a NumPy array, a torch CPU tensor, a memoryview, anything NumPy can view
+Progress = Callable[[int, int], Any]
+
+def version() -> str:
+    """The library's version, "major.minor.patch"."""
+
+class Status(enum.IntEnum):
+    """vkc_status: what a library call returned."""
+    OK = 0
+    INVALID_ARGUMENT = 1
+    UNSUPPORTED = 2
+    OUT_OF_MEMORY = 3
+    DEVICE_LOST = 4
+    NO_DEVICE = 5
+    CANCELLED = 6
+    CALLBACK = 7
+    FAILED = 8
+
+class Error(RuntimeError):
+    """A failure the library reported: its one-line message, and its status (a Status).
+
+    Raised for out of memory (Status.OUT_OF_MEMORY), device loss (Status.DEVICE_LOST), no
+    (matching) device (Status.NO_DEVICE), what the device cannot do (Status.UNSUPPORTED) and every
+    other failure inside the library. Arguments that Python can check itself raise TypeError or
+    ValueError instead.
+    """
+    status: Union[Status, int]
+    def __init__(self, message: str, status: int = ...) -> None: ...
+    @property
+    def message(self) -> str: ...
+
+@dataclasses.dataclass(frozen=True)
+class DeviceInfo:
+    """One Vulkan device, as vkc_device_info describes it."""
+    index: int
+    name: str
+    driver_name: str
+    driver_info: str
+    api_version: Tuple[int, int, int]
+    vendor_id: int
+    device_id: int
+    type: str
+    subgroup_size: int
+    shader_int64: bool
+    shader_float64: bool
+    device_local_bytes: int
+    max_storage_buffer_range: int
+    max_allocation_bytes: int
+
+class Context:
+    """One Vulkan device, its queues, its compiled pipelines and the memory that sorts reuse.
+
+    Context(device=None, memory_limit=None, pipeline_cache=None, validation=None, *,
+    quiet=False, host_threads=None)
+
+    - device: an index (0, "1") or a case-insensitive substring of the device's name; None: the
+      VKC_DEVICE environment variable, else the first discrete GPU, integrated GPU, virtual GPU,
+      other device, CPU device.
+    - memory_limit: the most device memory (bytes) that sorts hold at once; None: the
+      VKC_DEVICE_MEMORY_LIMIT environment variable, else nine tenths of the largest device-local
+      heap. Larger arrays are sorted in runs and merged.
+    - pipeline_cache: a directory where compiled pipelines are kept between runs, or "off";
+      None: VKC_PIPELINE_CACHE, else $XDG_CACHE_HOME/vkcompute, else ~/.cache/vkcompute.
+    - validation: True turns on the Khronos validation layer (messages are kept, see
+      take_validation_messages); None: on when VKC_VALIDATION=1.
+    - quiet: no note on stderr when the choice falls back to a CPU device.
+    - host_threads: threads that move host arrays to and from staging memory (None: 8, or fewer
+      cores).
+
+    Raises Error (status Status.NO_DEVICE) when there is no Vulkan device or none matches.
+    Calls on one context are serialized by the library: several threads may share one, and
+    each call waits for the one before it; different contexts run in parallel. close() (or
+    leaving a `with` block) frees it at once; otherwise it is freed when garbage collected.
+    """
+    def __init__(
+        self,
+        device: Union[None, int, str] = None,
+        memory_limit: Optional[int] = None,
+        pipeline_cache: Union[None, str, "os.PathLike[str]"] = None,
+        validation: Optional[bool] = None,
+        *,
+        quiet: bool = False,
+        host_threads: Optional[int] = None,
+    ) -> None: ...
+    @property
+    def device(self) -> DeviceInfo:
+        """The DeviceInfo of the device this context runs on."""
+    @property
+    def closed(self) -> bool: ...
+    def close(self) -> None:
+        """Frees the context and its device memory (after closing its n-body simulations).
+        Raises RuntimeError while another thread is in a call on it. Closing twice does nothing.
+        """
+    def release_cached_memory(self) -> None:
+        """Frees the device and staging memory the context keeps between sorts."""
+    def take_validation_messages(self) -> List[str]:
+        """The validation layer's messages since the last call (then forgets them); always
+        empty unless validation is on.
+        """
+    def __enter__(self) -> "Context": ...
+    def __exit__(self, *exc: object) -> None: ...
+
+def devices() -> List[DeviceInfo]:
+    """Every Vulkan device the loader reports, in its order (listed once per process)."""
+
+def choose_device(device: Union[None, int, str] = None) -> int:
+    """The index of the device that Context(device=device) would use (see Context)."""
+
+def default_context() -> Context:
+    """The process-wide Context, created with every default on first use (the device from
+    VKC_DEVICE, else the best one present) and reused by every call given no context=.
+    """
+
+def sort(
+    a: ArrayLike,
+    axis: Optional[int] = -1,
+    kind: Optional[str] = None,
+    *,
+    stable: Optional[bool] = None,
+    descending: bool = False,
+    out: Optional[ArrayLike] = None,
+    progress: Optional[Progress] = None,
+    context: Optional[Context] = None,
+) -> Any:
+    """Returns a sorted copy of an array, as numpy.sort does, sorted on the GPU.
+
+    Parameters
+    ----------
+    a : array_like
+        Keys: a NumPy array, a torch CPU tensor, a memoryview or anything NumPy can view (buffer
+        protocol, __array__, __dlpack__ on the host). Read without a copy where it is contiguous
+        and in native byte order; never written (unless it is also `out`). dtypes uint32, int32,
+        float32, uint64, int64, float64; uint8, int8, uint16, int16 and float16 are widened to 32
+        bits on the host and narrowed back (exact). Others raise TypeError. Arrays in GPU memory
+        (torch CUDA tensors, CuPy arrays) raise TypeError: copy them to the host first.
+    axis : int or None, default -1
+        None sorts the flattened array. A 1-D array sorts along 0 or -1. An array of more dimensions
+        sorts along an axis only when every other axis has length 1 (batched sorting is a later
+        feature: NotImplementedError otherwise). A bad axis raises numpy's AxisError.
+    kind : str or None
+        None, 'quicksort', 'heapsort', 'auto': the library's choice (bitonic for small arrays,
+        radix above a measured crossover); 'stable', 'mergesort', 'radix': radix sort (stable);
+        'bitonic', 'bitonic_transpose', 'odd_even': that algorithm. Other strings: ValueError.
+    stable : bool or None
+        True: a stable sort (radix), as NumPy 2's stable=True. Not together with kind.
+    descending : bool
+        Largest first: the exact reverse of the ascending order for distinct keys, NaNs still last.
+    out : array, optional
+        Where to put the result: a writeable array of the result's shape and of a's dtype
+        (ValueError otherwise); out=a sorts a in place. Returned.
+    progress : callable(done, total), optional
+        Called on this thread as the sort advances (at its start and end at least); an exception it
+        raises cancels the sort and is raised again (the input is left as it was).
+    context : Context, optional
+        The device to sort on; default_context() when omitted.
+
+    Returns
+    -------
+    The sorted array: a torch tensor for a torch tensor, a NumPy array otherwise, of a's dtype
+    (byte order included), or `out`.
+
+    Order: integers by value; floats by value with -0.0 before +0.0 ascending (after it
+    descending) and NaN last in both orders. Out of memory and device loss raise vkcompute.Error.
+    """
+
+def argsort(
+    a: ArrayLike,
+    axis: Optional[int] = -1,
+    kind: Optional[str] = None,
+    *,
+    stable: Optional[bool] = None,
+    descending: bool = False,
+    progress: Optional[Progress] = None,
+    context: Optional[Context] = None,
+) -> Any:
+    """Returns the stable permutation that sorts an array, as
+    numpy.argsort(kind="stable") does: an np.intp array (a torch int64 tensor for a torch tensor).
+
+    `a`, `axis`, `descending`, `progress` and `context` as in sort(); a 0-d array gives [0]. The
+    permutation is always stable (equal keys keep their input order, in both orders): kind None,
+    'quicksort', 'heapsort', 'stable', 'mergesort', 'auto' and 'radix' sort by radix, 'odd_even'
+    by odd-even merge-split; the unstable 'bitonic' and 'bitonic_transpose' raise ValueError.
+    With descending=True, equal keys still keep their input order.
+    """
+
+def sort_pairs(
+    keys: ArrayLike,
+    values: ArrayLike,
+    *,
+    descending: bool = False,
+    kind: Optional[str] = None,
+    stable: Optional[bool] = None,
+    progress: Optional[Progress] = None,
+    context: Optional[Context] = None,
+) -> Tuple[Any, Any]:
+    """Sorts keys and moves values with them: returns (sorted keys, values in that
+    order), both new arrays (torch tensors for torch tensors).
+
+    keys : a 1-D array of a key dtype (as sort()).
+    values : an array whose first axis has the keys' length, of any dtype. Rows of 4 or 8 bytes
+        (uint32, float32, int64, float64, complex64, (n, 2) float32...) move on the GPU with the
+        keys (vkc_sort_pairs_to); any other values are reordered on the host by the stable
+        permutation (argsort, then take).
+    descending, kind, stable, progress, context : as in sort(). With kind None the order of equal
+        keys' values is unspecified; kind='stable' or stable=True keeps it (input order).
+    """

@@ -1,0 +1,276 @@
+"""sort, argsort and sort_pairs with NumPy's semantics, over vkc_sort_to, vkc_argsort64 and
+vkc_sort_pairs_to."""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from . import _calls
+from ._arrays import AxisError, Kind, as_host_array, as_writable_array, key_plan, refuse_device_array, wrap_result
+from ._calls import ALGORITHMS, AUTO, BITONIC, BITONIC_TRANSPOSE, ODD_EVEN, RADIX, invoke
+from ._capi import lib
+from ._context import default_context
+
+__all__ = ["sort", "argsort", "sort_pairs"]
+
+_KINDS = dict(ALGORITHMS)
+_KINDS.update({"quicksort": AUTO, "heapsort": AUTO, "stable": RADIX, "mergesort": RADIX})
+_KIND_NAMES = "'quicksort', 'heapsort', 'stable', 'mergesort', 'auto', 'radix', 'bitonic', 'bitonic_transpose', 'odd_even'"
+_INTP_IS_64 = np.dtype(np.intp).itemsize == 8
+
+
+def _algorithm(kind, stable, function: str, stable_only: bool = False) -> int:
+    """The vkc_sort_algorithm for NumPy's kind= and stable= (as NumPy 2 takes them)."""
+    if stable is not None and kind is not None:
+        raise ValueError("`kind` and `stable` parameters can't be provided at the same time. Use only one of them.")
+    if stable:
+        return RADIX
+    if kind is None:
+        return AUTO
+    if not isinstance(kind, str):
+        raise TypeError(f"{function}: kind must be a string or None, not {type(kind).__name__}")
+    algorithm = _KINDS.get(kind.lower())
+    if algorithm is None:
+        raise ValueError(f"{function}: kind must be one of {_KIND_NAMES} (got {kind!r})")
+    if stable_only and algorithm in (BITONIC, BITONIC_TRANSPOSE):
+        raise ValueError(f"{function} is always stable: kind={kind!r} is not (use 'stable', 'radix' or 'odd_even')")
+    return algorithm
+
+
+def _along(arr, axis, function: str):
+    """(keys as a 1-D array, the result's shape), or (None, shape) when nothing needs sorting:
+    an empty array, or one of length 1 along the axis."""
+    if axis is None:
+        return arr.reshape(-1), (arr.size,)
+    nd = arr.ndim
+    try:
+        ax = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"{function}: axis must be an integer or None, not {type(axis).__name__}") from None
+    if not -nd <= ax < nd:
+        raise AxisError(ax, nd)
+    if nd == 1:
+        return arr, arr.shape
+    ax %= nd
+    if arr.size == 0 or arr.shape[ax] == 1:
+        return None, arr.shape
+    if arr.size == arr.shape[ax]:  # every other axis has length 1: the elements in a row
+        return arr.reshape(-1), arr.shape
+    raise NotImplementedError(
+        f"vkcompute.{function} of a {nd}-D array along axis {axis}: sorting along one axis of an "
+        f"array of more than one dimension (batched sorting) is not implemented yet. "
+        f"axis=None sorts the flattened array; for rows, sort each one (e.g. in a loop over a[i])."
+    )
+
+
+def _keys_for_library(flat, plan):
+    """(contiguous native keys the library can read, whether they are a private copy)."""
+    if plan.widened or plan.swapped:
+        return flat.astype(plan.work_dtype), True
+    if not flat.flags.c_contiguous:
+        return np.ascontiguousarray(flat), True
+    return flat, False
+
+
+def _ptr(arr) -> int:
+    return arr.__array_interface__["data"][0]
+
+
+def sort(a, axis=-1, kind=None, *, stable=None, descending=False, out=None, progress=None, context=None):
+    arr, input_kind = as_host_array(a)
+    plan = key_plan(arr.dtype)
+    algorithm = _algorithm(kind, stable, "sort")
+    flat, shape = _along(arr, axis, "sort")
+    dtype = arr.dtype
+
+    target = None
+    if out is not None:
+        target = as_writable_array(out)
+        if target.shape != tuple(shape):
+            raise ValueError(f"sort: out has shape {target.shape}, the result has shape {tuple(shape)}")
+        if target.dtype != dtype:
+            raise ValueError(f"sort: out has dtype {target.dtype}, the result has dtype {dtype}")
+
+    if flat is None or flat.size == 0:
+        result = arr.reshape(shape).copy() if flat is None else np.empty(shape, dtype)
+        if target is not None:
+            np.copyto(target, result)
+            return out
+        return wrap_result(result, input_kind)
+
+    n = flat.size
+    keys, private = _keys_for_library(flat, plan)
+    direct = target is not None and not private and target.flags.c_contiguous and (
+        _ptr(target) == _ptr(keys) or not np.may_share_memory(target, keys))
+    if direct:
+        sorted_keys = target.reshape(-1)
+    elif private:
+        sorted_keys = keys  # sorted in place: it is our own copy
+    else:
+        sorted_keys = np.empty(n, dtype)
+    invoke(context or default_context(), lib.vkc_sort_to, (plan.key_type, _ptr(keys), _ptr(sorted_keys), n),
+           n, algorithm, descending, progress)
+    if direct:
+        return out
+    result = sorted_keys.astype(dtype) if private and sorted_keys.dtype != dtype else sorted_keys
+    result = result.reshape(shape)
+    if target is not None:
+        np.copyto(target, result)
+        return out
+    return wrap_result(result, input_kind)
+
+
+def _argsort_flat(flat, plan, n, algorithm, descending, progress, context):
+    """The stable permutation of the 1-D `flat`, as a new np.intp array."""
+    keys, _ = _keys_for_library(flat, plan)
+    indices = np.empty(n, np.intp)
+    function = lib.vkc_argsort64 if _INTP_IS_64 else lib.vkc_argsort
+    invoke(context or default_context(), function, (plan.key_type, _ptr(keys), n, _ptr(indices)),
+           n, algorithm, descending, progress)
+    return indices
+
+
+def argsort(a, axis=-1, kind=None, *, stable=None, descending=False, progress=None, context=None):
+    arr, input_kind = as_host_array(a)
+    plan = key_plan(arr.dtype)
+    algorithm = _algorithm(kind, stable, "argsort", stable_only=True)
+    if arr.ndim == 0 and axis is not None:
+        arr = arr.reshape(1)  # as NumPy: the permutation of a 0-d array is [0]
+    flat, shape = _along(arr, axis, "argsort")
+    if flat is None or flat.size == 0:
+        return wrap_result(np.zeros(shape, np.intp), input_kind)
+    indices = _argsort_flat(flat, plan, flat.size, algorithm, descending, progress, context)
+    return wrap_result(indices.reshape(shape), input_kind)
+
+
+def _values_as_words(values):
+    """values (n, ...) whose rows are 4 or 8 plain bytes, as a contiguous 1-D uint32/uint64
+    array (a view where values are contiguous), with its vkc_value_type; (None, None) else."""
+    if values.dtype.hasobject or values.ndim == 0:
+        return None, None
+    row_bytes = values.itemsize
+    for extent in values.shape[1:]:
+        row_bytes *= extent
+    if row_bytes not in (4, 8):
+        return None, None
+    word = np.uint32 if row_bytes == 4 else np.uint64
+    contiguous = np.ascontiguousarray(values)
+    if values.ndim == 1 and values.dtype.itemsize == row_bytes and values.dtype.fields is None:
+        return contiguous, (1 if row_bytes == 4 else 2)
+    return contiguous.reshape(-1).view(np.uint8).view(word), (1 if row_bytes == 4 else 2)
+
+
+def sort_pairs(keys, values, *, descending=False, kind=None, stable=None, progress=None, context=None):
+    key_input, keys_kind = as_host_array(keys)
+    value_input, values_kind = _as_values(values)
+    plan = key_plan(key_input.dtype)
+    algorithm = _algorithm(kind, stable, "sort_pairs")
+    if key_input.ndim != 1:
+        raise ValueError(f"sort_pairs: keys must be one-dimensional, not of shape {key_input.shape}")
+    n = key_input.shape[0]
+    if value_input.ndim == 0 or value_input.shape[0] != n:
+        raise ValueError(f"sort_pairs: values of shape {value_input.shape} do not match {n} keys "
+                         "(their first axis must have the keys' length)")
+    if n == 0:
+        return wrap_result(key_input.copy(), keys_kind), wrap_result(value_input.copy(), values_kind)
+
+    words, value_type = _values_as_words(value_input)
+    if words is None:  # other values: the stable permutation, then take
+        if algorithm in (BITONIC, BITONIC_TRANSPOSE):
+            algorithm = AUTO
+        indices = _argsort_flat(key_input, plan, n, algorithm, descending, progress, context)
+        sorted_keys = key_input.take(indices)
+        sorted_values = value_input.take(indices, axis=0)
+        return wrap_result(sorted_keys, keys_kind), wrap_result(sorted_values, values_kind)
+
+    dtype = key_input.dtype
+    work_keys, private = _keys_for_library(key_input, plan)
+    sorted_keys = work_keys if private else np.empty(n, dtype)
+    sorted_words = np.empty(n, words.dtype)
+    args = (plan.key_type, _ptr(work_keys), _ptr(sorted_keys), value_type, _ptr(words), _ptr(sorted_words), n)
+    invoke(context or default_context(), lib.vkc_sort_pairs_to, args, n, algorithm, descending, progress)
+    if private and sorted_keys.dtype != dtype:
+        sorted_keys = sorted_keys.astype(dtype)
+    if words.dtype == value_input.dtype and value_input.ndim == 1:
+        sorted_values = sorted_words
+    else:
+        sorted_values = sorted_words.view(np.uint8).view(value_input.dtype).reshape(value_input.shape)
+    return wrap_result(sorted_keys, keys_kind), wrap_result(sorted_values, values_kind)
+
+
+def _as_values(values):
+    """Values may be of any dtype (they are only moved): torch tensors of dtypes NumPy's DLPack
+    import lacks come through .numpy()."""
+    refuse_device_array(values)  # a GPU array: the TypeError saying how to get a host one
+    try:
+        return as_host_array(values)
+    except TypeError:
+        if type(values).__module__.startswith("torch"):
+            return values.detach().numpy(), Kind.TORCH
+        raise
+
+
+sort.__doc__ = """Returns a sorted copy of an array, as numpy.sort does, sorted on the GPU.
+
+Parameters
+----------
+a : array_like
+    Keys: a NumPy array, a torch CPU tensor, a memoryview or anything NumPy can view (buffer
+    protocol, __array__, __dlpack__ on the host). Read without a copy where it is contiguous
+    and in native byte order; never written (unless it is also `out`). dtypes uint32, int32,
+    float32, uint64, int64, float64; uint8, int8, uint16, int16 and float16 are widened to 32
+    bits on the host and narrowed back (exact). Others raise TypeError. Arrays in GPU memory
+    (torch CUDA tensors, CuPy arrays) raise TypeError: copy them to the host first.
+axis : int or None, default -1
+    None sorts the flattened array. A 1-D array sorts along 0 or -1. An array of more dimensions
+    sorts along an axis only when every other axis has length 1 (batched sorting is a later
+    feature: NotImplementedError otherwise). A bad axis raises numpy's AxisError.
+kind : str or None
+    None, 'quicksort', 'heapsort', 'auto': the library's choice (bitonic for small arrays,
+    radix above a measured crossover); 'stable', 'mergesort', 'radix': radix sort (stable);
+    'bitonic', 'bitonic_transpose', 'odd_even': that algorithm. Other strings: ValueError.
+stable : bool or None
+    True: a stable sort (radix), as NumPy 2's stable=True. Not together with kind.
+descending : bool
+    Largest first: the exact reverse of the ascending order for distinct keys, NaNs still last.
+out : array, optional
+    Where to put the result: a writeable array of the result's shape and of a's dtype
+    (ValueError otherwise); out=a sorts a in place. Returned.
+progress : callable(done, total), optional
+    Called on this thread as the sort advances (at its start and end at least); an exception it
+    raises cancels the sort and is raised again (the input is left as it was).
+context : Context, optional
+    The device to sort on; default_context() when omitted.
+
+Returns
+-------
+The sorted array: a torch tensor for a torch tensor, a NumPy array otherwise, of a's dtype
+(byte order included), or `out`.
+
+Order: integers by value; floats by value with -0.0 before +0.0 ascending (after it
+descending) and NaN last in both orders. Out of memory and device loss raise vkcompute.Error.
+"""
+
+argsort.__doc__ = """Returns the stable permutation that sorts an array, as
+numpy.argsort(kind="stable") does: an np.intp array (a torch int64 tensor for a torch tensor).
+
+`a`, `axis`, `descending`, `progress` and `context` as in sort(); a 0-d array gives [0]. The
+permutation is always stable (equal keys keep their input order, in both orders): kind None,
+'quicksort', 'heapsort', 'stable', 'mergesort', 'auto' and 'radix' sort by radix, 'odd_even'
+by odd-even merge-split; the unstable 'bitonic' and 'bitonic_transpose' raise ValueError.
+With descending=True, equal keys still keep their input order.
+"""
+
+sort_pairs.__doc__ = """Sorts keys and moves values with them: returns (sorted keys, values in that
+order), both new arrays (torch tensors for torch tensors).
+
+keys : a 1-D array of a key dtype (as sort()).
+values : an array whose first axis has the keys' length, of any dtype. Rows of 4 or 8 bytes
+    (uint32, float32, int64, float64, complex64, (n, 2) float32...) move on the GPU with the
+    keys (vkc_sort_pairs_to); any other values are reordered on the host by the stable
+    permutation (argsort, then take).
+descending, kind, stable, progress, context : as in sort(). With kind None the order of equal
+    keys' values is unspecified; kind='stable' or stable=True keeps it (input order).
+"""
