@@ -9,8 +9,8 @@
 #   bench/python_device.sh pack BUILD_DIR DEST   copy what a device call needs (and libtbb) to DEST
 #   bench/python_device.sh run PACK OUT          measure with the packed build, results in OUT
 #
-# The pack holds python/ (the package with libvkcompute.so.1 and libtbb.so.12 beside it: the
-# library's RUNPATH is $ORIGIN), vkc-bench, probe-startup and lib/libtbb.so.12 for those two.
+# The pack holds python/ (the build tree's package, with libvkcompute.so.1 and libtbb.so.12 beside
+# it: the library's RUNPATH is $ORIGIN), vkc-bench, probe-startup and lib/libtbb.so.12 for those.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -22,7 +22,7 @@ case "${1:-}" in
     rm -rf "$dest" && mkdir -p "$dest/lib"
     cp -rL "$build/python" "$dest/python"
     cp "$build/vkc-bench" "$build/probes/probe-startup" "$dest/"
-    cp -L "$tbb" "$dest/lib/" && cp -L "$tbb" "$dest/python/vkcompute/"
+    cp -L "$tbb" "$dest/lib/"
     du -sh "$dest"
     ;;
   run)
@@ -39,9 +39,17 @@ case "${1:-}" in
       python3 -c "import vkcompute; print(vkcompute.default_context().device)"
     } >"$out/env.txt" 2>&1
     cat "$out/env.txt"
-    python3 "$here/../python/tests/run_without_pytest.py" >"$out/torch-tests.txt" 2>&1 && echo "torch tests: passed" \
-      || echo "torch tests: FAILED (see torch-tests.txt)"
-    tail -3 "$out/torch-tests.txt"
+    # The whole pytest suite where pytest is there (the large test included), else the torch tests.
+    if python3 -c "import pytest" 2>/dev/null; then
+      VKC_PYTHON_LARGE_TESTS=1 python3 -m pytest -q -p no:cacheprovider "$here/../python/tests" >"$out/pytest.txt" 2>&1 \
+        && echo "pytest: passed" || echo "pytest: FAILED (see pytest.txt)"
+      tail -4 "$out/pytest.txt"
+    else
+      python3 "$here/../python/tests/run_without_pytest.py" >"$out/pytest.txt" 2>&1 && echo "torch tests: passed" \
+        || echo "torch tests: FAILED (see pytest.txt)"
+    fi
+    python3 "$here/../python/benchmarks/call_overhead.py" >"$out/call-overhead.txt" 2>&1 || echo "call_overhead.py failed"
+    tail -8 "$out/call-overhead.txt"
     python3 "$here/python_sort.py" --csv "$out/python-sort.csv"
     "$pack/vkc-bench" sort --algos bitonic,radix --min-n 1024 --max-n 1024 --cpu-max-n 0 --runs 1000 \
       --csv "$out/cxx-overhead.csv" >/dev/null

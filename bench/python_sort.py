@@ -4,17 +4,21 @@ the per-call overhead of a small sort, host-to-host sorts of u32 keys against Py
 NumPy, and a fresh interpreter's first sort. Every output is checked against np.sort.
 
 usage: bench/python_sort.py [--sizes 20,22,24,26,28] [--csv FILE] [--startup-runs 10]
-                            [--overhead-calls 2000] [--peers torch,cupy,numpy]
+                            [--overhead-calls 2000] [--peers torch,cupy] [--parts host,peers,startup]
 Needs vkcompute importable (PYTHONPATH=build/python) and NumPy; the peers where they import.
 
-Rows (CSV, one per figure; the median of `runs` timed calls after two untimed ones):
-- overhead,<case>: vkcompute.sort of 2^10 u32 keys with a warm context, host to host, and the
-  bare library call under it (vkc_sort_to through ctypes), alternating;
-- host,<case>: u32 keys host to host: vkcompute (kind None: the automatic choice, and radix) and
-  the bare library call, alternating,
-  torch (`torch.sort(torch.from_numpy(a).cuda())[0].cpu()`, as int32 keys of the same bytes:
-  PyTorch has no unsigned 32-bit sort on the GPU), cupy (`cupy.asnumpy(cupy.sort(cupy.asarray(a)))`)
-  and np.sort; gpu,<case>: torch.sort and cupy.sort on arrays already on the GPU (CUDA events);
+Rows (CSV, one per figure; the median of `runs` timed calls after two untimed ones). First, with
+no CUDA context in the process:
+- overhead,<case> (2^10 keys) and host,<case> (each size): vkcompute.sort returning a new array
+  (`vkcompute_sort_*`) and into a kept one (`vkcompute_sort_out_*`, out=), and the bare library
+  call under each (`bare_vkc_sort_to_*`: vkc_sort_to through ctypes, into a new array or a kept
+  one), in turn; host,numpy_sort: np.sort (the reference, once per input).
+Then with the peers imported (PyTorch and CuPy each hold a CUDA context on the GPU):
+- host_beside_cuda,vkcompute_sort_auto: vkcompute.sort again;
+- host,torch_sort_int32: `torch.sort(torch.from_numpy(a).cuda())[0].cpu()` (int32 keys of the same
+  bytes: PyTorch has no unsigned 32-bit sort on the GPU); host,cupy_sort:
+  `cupy.asnumpy(cupy.sort(cupy.asarray(a)))`; gpu,<case>: torch.sort and cupy.sort on arrays
+  already on the GPU (CUDA events);
 - startup,<case>: a fresh `python3 -c "import vkcompute, numpy as np; vkcompute.sort(...)"` whole,
   against `python3 -c "import numpy"` (the interpreter and NumPy alone), with the pipeline cache
   file warm and off.
@@ -77,9 +81,9 @@ def check(got, expected, what):
         raise SystemExit(f"python_sort: {what} differs from np.sort")
 
 
-def bare_sort_to(vkcompute, kind):
+def bare_sort_to(vkcompute, kind, into=None):
     """The library's own call with no Python around it but ctypes: vkc_sort_to of u32 keys into a
-    new array, as vkcompute.sort makes one (the yardstick for the package's overhead)."""
+    new array, as vkcompute.sort makes one, or into `into` (the yardstick for the package's cost)."""
     from vkcompute import _calls
     from vkcompute._capi import check as check_status, lib
 
@@ -87,17 +91,15 @@ def bare_sort_to(vkcompute, kind):
     options = _calls._options_for(_calls.ALGORITHMS[kind or "auto"], False)
 
     def sort(a):
-        out = np.empty_like(a)
+        out = np.empty_like(a) if into is None else into
         check_status(lib.vkc_sort_to(handle, 0, a.ctypes.data, out.ctypes.data, a.size, options))
         return out
     return sort
 
 
-def compare_interleaved(table, section, n, arrays, expected, runs, vkcompute, kind):
-    """vkcompute.sort and the bare library call, alternating, each output checked untimed."""
-    bare = bare_sort_to(vkcompute, kind)
-    calls = {f"vkcompute_sort_{kind or 'auto'}": lambda a: vkcompute.sort(a, kind=kind),
-             f"bare_vkc_sort_to_{kind or 'auto'}": bare}
+def interleaved(table, section, n, inputs, calls, runs):
+    """Each of `calls` (name -> call(a)) once per run, in turn, each output checked untimed."""
+    arrays, expected = inputs
     times = {name: [] for name in calls}
     for i in range(runs + 2):
         a, ref = arrays[i % len(arrays)], expected[i % len(arrays)]
@@ -111,12 +113,43 @@ def compare_interleaved(table, section, n, arrays, expected, runs, vkcompute, ki
         table.add(section, name, n, t, "yes")
 
 
-def measure_overhead(table, vkcompute, calls):
-    rng = np.random.default_rng(10)
-    arrays = [rng.integers(0, 2**32, 1024, dtype=np.uint32) for _ in range(INPUTS_PER_SIZE)]
-    expected = [np.sort(a) for a in arrays]
-    for kind in (None, "radix"):
-        compare_interleaved(table, "overhead", 1024, arrays, expected, calls, vkcompute, kind)
+def vkcompute_calls(vkcompute, n, kinds):
+    """The package's sort returning a new array and into a kept one, and the bare library call
+    both ways, for each kind."""
+    kept, kept_bare = np.empty(n, np.uint32), np.empty(n, np.uint32)
+    kept.fill(1), kept_bare.fill(1)  # touched once: no page faults in the timed calls
+    calls = {}
+    for kind in kinds:
+        name = kind or "auto"
+        calls[f"vkcompute_sort_{name}"] = lambda a, kind=kind: vkcompute.sort(a, kind=kind)
+        calls[f"bare_vkc_sort_to_{name}"] = bare_sort_to(vkcompute, kind)
+        calls[f"vkcompute_sort_out_{name}"] = lambda a, kind=kind: vkcompute.sort(a, kind=kind, out=kept)
+        calls[f"bare_vkc_sort_to_kept_{name}"] = bare_sort_to(vkcompute, kind, into=kept_bare)
+    return calls
+
+
+def make_inputs(n):
+    """Three random u32 arrays and their np.sort, and np.sort's time for each."""
+    rng = np.random.default_rng(n)
+    arrays = [rng.integers(0, 2**32, n, dtype=np.uint32) for _ in range(INPUTS_PER_SIZE)]
+    expected, times = [], []
+    for a in arrays:
+        start = time.perf_counter()
+        expected.append(np.sort(a))
+        times.append(time.perf_counter() - start)
+    return (arrays, expected), times
+
+
+def measure_alone(table, vkcompute, sizes, overhead_calls):
+    """Phase 1, no CUDA context in the process: the package against the bare library call."""
+    inputs, _ = make_inputs(1024)
+    interleaved(table, "overhead", 1024, inputs, vkcompute_calls(vkcompute, 1024, (None, "radix")), overhead_calls)
+    all_inputs = {}
+    for n in sizes:
+        all_inputs[n], numpy_times = make_inputs(n)
+        table.add("host", "numpy_sort", n, numpy_times, "reference")
+        interleaved(table, "host", n, all_inputs[n], vkcompute_calls(vkcompute, n, (None,)), runs_for(n))
+    return all_inputs
 
 
 def cuda_timed(torch, call, runs):
@@ -133,67 +166,48 @@ def cuda_timed(torch, call, runs):
     return times
 
 
-def measure_size(table, n, peers, vkcompute, torch, cupy):
-    rng = np.random.default_rng(n)
-    arrays = [rng.integers(0, 2**32, n, dtype=np.uint32) for _ in range(INPUTS_PER_SIZE)]
-    runs = runs_for(n)
-    expected, numpy_times = [], []
-    for a in arrays:  # np.sort is the reference: each input's sort is timed once
-        start = time.perf_counter()
-        expected.append(np.sort(a))
-        numpy_times.append(time.perf_counter() - start)
-    if "numpy" in peers:
-        extra = max(0, min(runs, 5) - INPUTS_PER_SIZE)
-        numpy_times += timed(lambda i: np.sort(arrays[i % INPUTS_PER_SIZE]), extra) if extra else []
-        table.add("host", "numpy_sort", n, numpy_times, "reference")
+def measure_torch(table, torch, n, inputs, runs):
+    arrays, _ = inputs
+    signed = [np.sort(a.view(np.int32)) for a in arrays]
+    interleaved(table, "host", n, ([a.view(np.int32) for a in arrays], signed),
+                {"torch_sort_int32": lambda a: torch.sort(torch.from_numpy(a).cuda())[0].cpu().numpy()}, runs)
+    on_gpu = [torch.from_numpy(a.view(np.int32)).cuda() for a in arrays]
+    out = {}
+    times = cuda_timed(torch, lambda i: out.__setitem__(i % INPUTS_PER_SIZE, torch.sort(on_gpu[i % INPUTS_PER_SIZE])[0]),
+                       runs)
+    for j, got in out.items():
+        check(got.cpu().numpy(), signed[j], "torch.sort on the GPU")
+    table.add("gpu", "torch_sort_int32", n, times, "yes")
 
-    def pick(i):
-        return arrays[i % INPUTS_PER_SIZE], expected[i % INPUTS_PER_SIZE]
 
-    for kind in (None, "radix"):
-        compare_interleaved(table, "host", n, arrays, expected, runs, vkcompute, kind)
+def measure_cupy(table, cupy, torch, n, inputs, runs):
+    arrays, expected = inputs
+    interleaved(table, "host", n, inputs, {"cupy_sort": lambda a: cupy.asnumpy(cupy.sort(cupy.asarray(a)))}, runs)
+    if torch is None:
+        return
+    on_gpu = [cupy.asarray(a) for a in arrays]
+    out = {}
+    times = cuda_timed(torch, lambda i: out.__setitem__(i % INPUTS_PER_SIZE, cupy.sort(on_gpu[i % INPUTS_PER_SIZE])),
+                       runs)
+    for j, got in out.items():
+        check(cupy.asnumpy(got), expected[j], "cupy.sort on the GPU")
+    table.add("gpu", "cupy_sort", n, times, "yes")
 
-    if torch is not None and "torch" in peers:
-        signed = [np.sort(a.view(np.int32)) for a in arrays]
-        times = []
-        for i in range(runs + 2):
-            a = arrays[i % INPUTS_PER_SIZE].view(np.int32)
-            torch.cuda.synchronize()
-            start = time.perf_counter()
-            out = torch.sort(torch.from_numpy(a).cuda())[0].cpu()
-            if i >= 2:
-                times.append(time.perf_counter() - start)
-            check(out.numpy(), signed[i % INPUTS_PER_SIZE], "torch.sort")
-        table.add("host", "torch_sort_int32", n, times, "yes")
-        on_gpu = [torch.from_numpy(a.view(np.int32)).cuda() for a in arrays]
-        out = {}
-        times = cuda_timed(torch, lambda i: out.__setitem__(i % INPUTS_PER_SIZE, torch.sort(on_gpu[i % INPUTS_PER_SIZE])[0]),
-                           runs)
-        for j, got in out.items():
-            check(got.cpu().numpy(), signed[j], "torch.sort on the GPU")
-        table.add("gpu", "torch_sort_int32", n, times, "yes")
-        del on_gpu, out
 
-    if cupy is not None and "cupy" in peers:
-        times = []
-        for i in range(runs + 2):
-            a, ref = pick(i)
-            cupy.cuda.Device().synchronize()
-            start = time.perf_counter()
-            out = cupy.asnumpy(cupy.sort(cupy.asarray(a)))
-            if i >= 2:
-                times.append(time.perf_counter() - start)
-            check(out, ref, "cupy.sort")
-        table.add("host", "cupy_sort", n, times, "yes")
-        on_gpu = [cupy.asarray(a) for a in arrays]
-        out = {}
-        times = cuda_timed(torch, lambda i: out.__setitem__(i % INPUTS_PER_SIZE, cupy.sort(on_gpu[i % INPUTS_PER_SIZE])),
-                           runs) if torch is not None else []
-        if times:
-            for j, got in out.items():
-                check(cupy.asnumpy(got), expected[j], "cupy.sort on the GPU")
-            table.add("gpu", "cupy_sort", n, times, "yes")
-        del on_gpu, out
+def measure_with_peers(table, vkcompute, all_inputs, peers):
+    """Phase 2, the peers imported (CUDA contexts in the process): vkcompute again beside them."""
+    torch = optional_import("torch") if "torch" in peers or "cupy" in peers else None
+    if torch is not None and not torch.cuda.is_available():
+        torch = None
+    cupy = optional_import("cupy") if "cupy" in peers else None
+    for n, inputs in all_inputs.items():
+        runs = runs_for(n)
+        interleaved(table, "host_beside_cuda", n, inputs,
+                    {"vkcompute_sort_auto": lambda a: vkcompute.sort(a)}, runs)
+        if torch is not None and "torch" in peers:
+            measure_torch(table, torch, n, inputs, runs)
+        if cupy is not None:
+            measure_cupy(table, cupy, torch, n, inputs, runs)
 
 
 def measure_startup(table, runs):
@@ -227,24 +241,18 @@ def main():
     parser.add_argument("--csv", default="python_sort.csv")
     parser.add_argument("--overhead-calls", type=int, default=2000)
     parser.add_argument("--startup-runs", type=int, default=10)
-    parser.add_argument("--peers", default="torch,cupy,numpy")
-    parser.add_argument("--parts", default="overhead,host,startup")
+    parser.add_argument("--peers", default="torch,cupy")
+    parser.add_argument("--parts", default="host,peers,startup")
     args = parser.parse_args()
     import vkcompute
 
     info = vkcompute.default_context().device
     table = Table(f"{info.name} ({info.driver_info})", f"vkcompute {vkcompute.__version__}")
-    peers = args.peers.split(",")
-    torch = optional_import("torch") if "torch" in peers or "cupy" in peers else None
-    if torch is not None and not torch.cuda.is_available():
-        torch = None
-    cupy = optional_import("cupy") if "cupy" in peers else None
     parts = args.parts.split(",")
-    if "overhead" in parts:
-        measure_overhead(table, vkcompute, args.overhead_calls)
-    if "host" in parts:
-        for log2 in (int(s) for s in args.sizes.split(",")):
-            measure_size(table, 1 << log2, peers, vkcompute, torch, cupy)
+    sizes = [1 << int(s) for s in args.sizes.split(",")] if "host" in parts else []
+    all_inputs = measure_alone(table, vkcompute, sizes, args.overhead_calls)
+    if "peers" in parts:
+        measure_with_peers(table, vkcompute, all_inputs, args.peers.split(","))
     if "startup" in parts:
         measure_startup(table, args.startup_runs)
     table.write(args.csv)

@@ -1,5 +1,6 @@
 """Devices, contexts and the library's errors."""
 
+import os
 import threading
 
 import numpy as np
@@ -46,8 +47,10 @@ def test_a_bad_device_name_raises_error_with_its_status():
 
 def test_an_explicit_context_sorts_and_closes(rng):
     a = rng.random(1000).astype(np.float32)
+    # validation= explicitly, where the layer is there (CTest's runs); a GPU machine may lack it.
+    validation = os.environ.get("VKC_VALIDATION") == "1"
     with vkcompute.Context(device=str(vkcompute.choose_device()), memory_limit=64 << 20, pipeline_cache="off",
-                           validation=True, quiet=True, host_threads=2) as ctx:
+                           validation=validation, quiet=True, host_threads=2) as ctx:
         np.testing.assert_array_equal(vkcompute.sort(a, context=ctx), np.sort(a))
         np.testing.assert_array_equal(vkcompute.argsort(a, context=ctx), np.argsort(a, kind="stable"))
         ctx.release_cached_memory()

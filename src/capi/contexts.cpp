@@ -68,10 +68,14 @@ vkc_status vkc_context_create(const vkc_context_options* options, vkc_context** 
     require_pointer(context, "context");
     *context = nullptr;
     const vkc::ContextOptions chosen = options ? options->options : vkc::ContextOptions{};
-    // The choice first, so that no loader, no device or no match is VKC_ERROR_NO_DEVICE; what
-    // fails after it, in the Context's own creation, is the device's failure.
-    chosen_device(chosen.device);
-    *context = new vkc_context(chosen);
+    try {
+      *context = new vkc_context(chosen);
+    } catch (const vkc::Error&) {
+      // Only now the device list (an instance of its own, a tenth of a second on some drivers):
+      // no loader, no device or no match is VKC_ERROR_NO_DEVICE; else the device itself failed.
+      chosen_device(chosen.device);
+      throw;
+    }
   });
 }
 

@@ -52,8 +52,13 @@ void load_loader() {
 }
 
 namespace {
+// The pointers are the loader's dispatching entry points, the same for every instance, except
+// that an extension's (VK_EXT_debug_utils') are null for an instance that did not enable it: a
+// bound one is never replaced by null, so that an instance made later without validation (a
+// device listing) leaves a validating Context able to destroy its messenger.
 void bind_instance_functions(PFN_vkGetInstanceProcAddr get, VkInstance instance) {
-#define VKC_LOAD(name) name = reinterpret_cast<PFN_##name>(get(instance, #name));
+#define VKC_LOAD(name) \
+  if (const auto bound = reinterpret_cast<PFN_##name>(get(instance, #name))) name = bound;
   VKC_INSTANCE_FUNCTIONS(VKC_LOAD)
   VKC_DEVICE_FUNCTIONS(VKC_LOAD)
 #undef VKC_LOAD

@@ -45,5 +45,26 @@ TEST_F(ValidationTest, TheSameWorkWithItsBarrierIsClean) {
   expect_no_validation_messages();
 }
 
+// Listing the devices makes an instance without the validation layer; the validating Context
+// made before it must still work and destroy its messenger (the function pointers are shared).
+TEST_F(ValidationTest, ListingDevicesLeavesAValidatingContextWhole) {
+  ContextOptions options;
+  options.validation = true;
+  options.pipeline_cache_dir = "off";
+  options.quiet = true;
+  {
+    Context validating(options);
+    ASSERT_FALSE(enumerate_devices().empty());
+    Buffer buffer = validating.create_buffer(64);
+    const std::vector<std::uint32_t> data(16, 5);
+    validating.upload(buffer, std::span<const std::uint32_t>(data));
+    std::vector<std::uint32_t> back(16, 0);
+    validating.download(buffer, std::span<std::uint32_t>(back));
+    EXPECT_EQ(back, data);
+    EXPECT_TRUE(validating.take_validation_messages().empty());
+  }  // destroys the messenger through vkDestroyDebugUtilsMessengerEXT
+  expect_no_validation_messages();
+}
+
 }  // namespace
 }  // namespace vkc::test
