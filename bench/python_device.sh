@@ -8,6 +8,7 @@
 #
 #   bench/python_device.sh pack BUILD_DIR DEST   copy what a device call needs (and libtbb) to DEST
 #   bench/python_device.sh run PACK OUT          measure with the packed build, results in OUT
+#                                                (PYTEST_SELECT=FILE: that test file alone)
 #
 # The pack holds python/ (the build tree's package, with libvkcompute.so.1 and libtbb.so.12 beside
 # it: the library's RUNPATH is $ORIGIN), vkc-bench, probe-startup and lib/libtbb.so.12 for those.
@@ -16,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 case "${1:-}" in
   pack)
-    [ $# -eq 3 ] || { sed -n '9,10p' "$0" >&2; exit 2; }
+    [ $# -eq 3 ] || { sed -n '9,11p' "$0" >&2; exit 2; }
     build=$2 dest=$3
     tbb=$(ldd "$build/lib/libvkcompute.so.1" | awk '/libtbb/ {print $3}')
     rm -rf "$dest" && mkdir -p "$dest/lib"
@@ -26,7 +27,7 @@ case "${1:-}" in
     du -sh "$dest"
     ;;
   run)
-    [ $# -eq 3 ] || { sed -n '9,10p' "$0" >&2; exit 2; }
+    [ $# -eq 3 ] || { sed -n '9,11p' "$0" >&2; exit 2; }
     pack=$(cd "$2" && pwd) out=$3
     mkdir -p "$out"
     export PYTHONPATH="$pack/python" LD_LIBRARY_PATH="$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -41,7 +42,8 @@ case "${1:-}" in
     cat "$out/env.txt"
     # The whole pytest suite where pytest is there (the large test included), else the torch tests.
     if python3 -c "import pytest" 2>/dev/null; then
-      VKC_PYTHON_LARGE_TESTS=1 python3 -m pytest -q -p no:cacheprovider "$here/../python/tests" >"$out/pytest.txt" 2>&1 \
+      VKC_PYTHON_LARGE_TESTS=1 python3 -m pytest -q -p no:cacheprovider "$here/../python/tests${PYTEST_SELECT:+/$PYTEST_SELECT}" \
+        >"$out/pytest.txt" 2>&1 \
         && echo "pytest: passed" || echo "pytest: FAILED (see pytest.txt)"
       tail -4 "$out/pytest.txt"
     else
@@ -53,11 +55,11 @@ case "${1:-}" in
     python3 "$here/python_sort.py" --csv "$out/python-sort.csv"
     "$pack/vkc-bench" sort --algos bitonic,radix --min-n 1024 --max-n 1024 --cpu-max-n 0 --runs 1000 \
       --csv "$out/cxx-overhead.csv" >/dev/null
-    "$pack/vkc-bench" sort --algos radix --min-n 1048576 --max-n 268435456 --cpu-max-n 0 \
+    "$pack/vkc-bench" sort --algos radix --min-n 1048576 --max-n 268435456 --cpu-max-n 0 --runs 10 \
       --csv "$out/cxx-host.csv" >/dev/null
     for i in 1 2 3; do "$pack/probe-startup" 1000 auto off driver; done >"$out/startup-driver.txt" 2>&1
     grep -h "host_to_host" "$out/cxx-overhead.csv" "$out/cxx-host.csv" | cut -d, -f1,6,12,13
     grep -i "driver\|instance\|device" "$out/startup-driver.txt" | head -12
     ;;
-  *) sed -n '2,13p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,14p' "$0" >&2; exit 2 ;;
 esac

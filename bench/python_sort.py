@@ -10,9 +10,11 @@ Needs vkcompute importable (PYTHONPATH=build/python) and NumPy; the peers where 
 Rows (CSV, one per figure; the median of `runs` timed calls after two untimed ones). First, with
 no CUDA context in the process:
 - overhead,<case> (2^10 keys) and host,<case> (each size): vkcompute.sort returning a new array
-  (`vkcompute_sort_*`) and into a kept one (`vkcompute_sort_out_*`, out=), and the bare library
-  call under each (`bare_vkc_sort_to_*`: vkc_sort_to through ctypes, into a new array or a kept
-  one), in turn; host,numpy_sort: np.sort (the reference, once per input).
+  (`vkcompute_sort_*`), into a kept one (`vkcompute_sort_out_*`, out=) and in place on a fresh
+  copy of the input (`vkcompute_sort_in_place_*`, the copy untimed: what vkc-bench's C++
+  host_to_host column times), and the bare library call under each (`bare_vkc_sort_*`:
+  vkc_sort_to through ctypes), in an order that rotates from run to run; host,numpy_sort:
+  np.sort (the reference, once per input).
 Then with the peers imported (PyTorch and CuPy each hold a CUDA context on the GPU):
 - host_beside_cuda,vkcompute_sort_auto: vkcompute.sort again;
 - host,torch_sort_int32: `torch.sort(torch.from_numpy(a).cuda())[0].cpu()` (int32 keys of the same
@@ -98,12 +100,18 @@ def bare_sort_to(vkcompute, kind, into=None):
 
 
 def interleaved(table, section, n, inputs, calls, runs):
-    """Each of `calls` (name -> call(a)) once per run, in turn, each output checked untimed."""
+    """Each of `calls` (name -> call(a), or (prepare(a), call(a)) with an untimed prepare) once
+    per run, in an order that rotates from run to run (so that none always finds the input in
+    the cache after another), each output checked untimed."""
     arrays, expected = inputs
-    times = {name: [] for name in calls}
+    names = list(calls)
+    times = {name: [] for name in names}
     for i in range(runs + 2):
         a, ref = arrays[i % len(arrays)], expected[i % len(arrays)]
-        for name, call in calls.items():
+        for name in names[i % len(names):] + names[:i % len(names)]:
+            prepare, call = calls[name] if isinstance(calls[name], tuple) else (None, calls[name])
+            if prepare:
+                prepare(a)
             start = time.perf_counter()
             out = call(a)
             if i >= 2:
@@ -114,17 +122,23 @@ def interleaved(table, section, n, inputs, calls, runs):
 
 
 def vkcompute_calls(vkcompute, n, kinds):
-    """The package's sort returning a new array and into a kept one, and the bare library call
-    both ways, for each kind."""
-    kept, kept_bare = np.empty(n, np.uint32), np.empty(n, np.uint32)
-    kept.fill(1), kept_bare.fill(1)  # touched once: no page faults in the timed calls
+    """For each kind: the package's sort returning a new array, into a kept one (out=), and in
+    place on a fresh copy of the input (what vkc-bench's C++ host_to_host times: the copy
+    untimed, just before), each beside the bare library call that does the same."""
+    kept = {name: np.ones(n, np.uint32) for name in ("out", "bare_out", "work", "bare_work")}  # touched
     calls = {}
     for kind in kinds:
         name = kind or "auto"
+        bare_in_place = bare_sort_to(vkcompute, kind, into=kept["bare_work"])
         calls[f"vkcompute_sort_{name}"] = lambda a, kind=kind: vkcompute.sort(a, kind=kind)
         calls[f"bare_vkc_sort_to_{name}"] = bare_sort_to(vkcompute, kind)
-        calls[f"vkcompute_sort_out_{name}"] = lambda a, kind=kind: vkcompute.sort(a, kind=kind, out=kept)
-        calls[f"bare_vkc_sort_to_kept_{name}"] = bare_sort_to(vkcompute, kind, into=kept_bare)
+        calls[f"vkcompute_sort_out_{name}"] = lambda a, kind=kind: vkcompute.sort(a, kind=kind, out=kept["out"])
+        calls[f"bare_vkc_sort_to_kept_{name}"] = bare_sort_to(vkcompute, kind, into=kept["bare_out"])
+        calls[f"vkcompute_sort_in_place_{name}"] = (
+            lambda a: np.copyto(kept["work"], a),
+            lambda a, kind=kind: vkcompute.sort(kept["work"], kind=kind, out=kept["work"]))
+        calls[f"bare_vkc_sort_in_place_{name}"] = (
+            lambda a: np.copyto(kept["bare_work"], a), lambda a: bare_in_place(kept["bare_work"]))
     return calls
 
 
