@@ -11,7 +11,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 LABELS = {
-    ("host", "vkcompute_sort_auto"): "vkcompute.sort (host to host)",
+    ("host", "vkcompute_sort_auto"): "vkcompute.sort(a): a new array",
+    ("host", "vkcompute_sort_in_place_auto"): "vkcompute.sort(a, out=a)",
     ("host", "torch_sort_int32"): "torch.sort(from_numpy(a).cuda()).cpu()",
     ("host", "cupy_sort"): "cupy.asnumpy(cupy.sort(cupy.asarray(a)))",
     ("host", "numpy_sort"): "np.sort",
@@ -35,7 +36,7 @@ def main():
             for row in csv.DictReader(f):
                 if row["algorithm"] == "host_to_host" and row["host_to_host_ms"]:
                     n = int(row["n"])
-                    series.setdefault("C++ vkc::sort (host to host)", []).append(
+                    series.setdefault("C++ vkc::sort in place (vkc-bench)", []).append(
                         (n, n / float(row["host_to_host_ms"]) / 1e6))
     fig, ax = plt.subplots(figsize=(11, 7))
     for name, points in sorted(series.items()):
@@ -48,7 +49,7 @@ def main():
     ax.set_ylabel("Gkeys/s (median)")
     ax.set_title(f"Sorting u32 keys from Python: {device}")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9)
     fig.savefig(sys.argv[-1], dpi=110, bbox_inches="tight")
 
 

@@ -9,6 +9,9 @@
 #   bench/python_device.sh pack BUILD_DIR DEST   copy what a device call needs (and libtbb) to DEST
 #   bench/python_device.sh run PACK OUT          measure with the packed build, results in OUT
 #                                                (PYTEST_SELECT=FILE: that test file alone)
+#   bench/python_device.sh processes PACK OUT    the same host sorts in three kinds of process,
+#                                                twice: vkc-bench (C++), probe-capi_host (C++ and
+#                                                the C ABI), python_sort.py --parts host
 #
 # The pack holds python/ (the build tree's package, with libvkcompute.so.1 and libtbb.so.12 beside
 # it: the library's RUNPATH is $ORIGIN), vkc-bench, probe-startup and lib/libtbb.so.12 for those.
@@ -17,17 +20,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 case "${1:-}" in
   pack)
-    [ $# -eq 3 ] || { sed -n '9,11p' "$0" >&2; exit 2; }
+    [ $# -eq 3 ] || { sed -n '9,14p' "$0" >&2; exit 2; }
     build=$2 dest=$3
     tbb=$(ldd "$build/lib/libvkcompute.so.1" | awk '/libtbb/ {print $3}')
     rm -rf "$dest" && mkdir -p "$dest/lib"
     cp -rL "$build/python" "$dest/python"
-    cp "$build/vkc-bench" "$build/probes/probe-startup" "$dest/"
-    cp -L "$tbb" "$dest/lib/"
+    cp "$build/vkc-bench" "$build/probes/probe-startup" "$build/probes/probe-capi_host" "$dest/"
+    cp -L "$tbb" "$build/lib/libvkcompute.so.1" "$dest/lib/"
     du -sh "$dest"
     ;;
   run)
-    [ $# -eq 3 ] || { sed -n '9,11p' "$0" >&2; exit 2; }
+    [ $# -eq 3 ] || { sed -n '9,14p' "$0" >&2; exit 2; }
     pack=$(cd "$2" && pwd) out=$3
     mkdir -p "$out"
     export PYTHONPATH="$pack/python" LD_LIBRARY_PATH="$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -61,5 +64,19 @@ case "${1:-}" in
     grep -h "host_to_host" "$out/cxx-overhead.csv" "$out/cxx-host.csv" | cut -d, -f1,6,12,13
     grep -i "driver\|instance\|device" "$out/startup-driver.txt" | head -12
     ;;
-  *) sed -n '2,14p' "$0" >&2; exit 2 ;;
+  processes)
+    [ $# -eq 3 ] || { sed -n '9,14p' "$0" >&2; exit 2; }
+    pack=$(cd "$2" && pwd) out=$3
+    mkdir -p "$out"
+    export PYTHONPATH="$pack/python" LD_LIBRARY_PATH="$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    for round in 1 2; do
+      "$pack/vkc-bench" sort --algos radix --min-n 1048576 --max-n 268435456 --cpu-max-n 0 --runs 10 \
+        --csv "$out/cxx-host-$round.csv" >/dev/null 2>&1
+      grep -h "host_to_host" "$out/cxx-host-$round.csv" | cut -d, -f1,6,12
+      "$pack/probe-capi_host" 20 22 24 26 28 | tee "$out/capi-host-$round.csv"
+      python3 "$here/python_sort.py" --parts host --sizes 20,22,24,26,28 --overhead-calls 200 \
+        --csv "$out/python-host-$round.csv" | grep "in_place\|kept"
+    done
+    ;;
+  *) sed -n '2,17p' "$0" >&2; exit 2 ;;
 esac

@@ -10,9 +10,9 @@
 A pure-Python package over the C library libvkcompute.so.1 (its C ABI, include/vkc/vkc.h) through
 ctypes. One Context per process is created on first use (default_context()); every function
 takes context= for another. Calls release the GIL while the GPU works; several threads may sort
-at once (the library serializes the calls of one context). Ctrl-C during a long sort (a million
-keys or more, or any sort given progress=) cancels it and raises KeyboardInterrupt, leaving the
-input as it was.
+at once (the library serializes the calls of one context). Ctrl-C during a long sort (2^24
+keys or more on a GPU, 2^16 on a CPU device, or any sort given progress=) cancels it and raises
+KeyboardInterrupt, leaving the input as it was.
 
 The library is found through the VKCOMPUTE_LIBRARY environment variable (a path), else
 libvkcompute.so.1 in this package's directory, else the path `cmake --install` recorded, else

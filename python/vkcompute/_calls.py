@@ -24,12 +24,8 @@ from ctypes import byref, c_void_p
 from ._capi import PROGRESS_FN, Error, check, last_error, lib
 from ._context import in_callback
 
-__all__ = ["invoke", "CANCEL_CHECK_MIN_ELEMENTS", "ALGORITHMS"]
+__all__ = ["invoke", "ALGORITHMS"]
 
-#: Sorts of at least this many elements get the internal progress callback even when the caller
-#: passes none, so that Ctrl-C cancels them. Below it the callback's cost (about 10 us for the
-#: options and the signal handler) would show; above it a sort takes milliseconds.
-CANCEL_CHECK_MIN_ELEMENTS = 1 << 20
 
 # vkc_sort_algorithm
 AUTO, BITONIC, BITONIC_TRANSPOSE, ODD_EVEN, RADIX = 0, 1, 2, 3, 4
@@ -127,10 +123,10 @@ def invoke(context, function, args, count: int, algorithm: int, descending: bool
     """Calls `function(handle, *args, options)` on `context`; raises on failure.
 
     The internal progress callback is installed when the caller gave `progress` or the sort
-    has at least CANCEL_CHECK_MIN_ELEMENTS elements."""
+    has at least the context's _cancel_check_min_elements elements."""
     handle = context._enter()
     try:
-        if progress is None and count < CANCEL_CHECK_MIN_ELEMENTS:
+        if progress is None and count < context._cancel_check_min_elements:
             status = function(handle, *args, _options_for(algorithm, descending))
             if status:
                 check(status)

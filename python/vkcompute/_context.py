@@ -199,6 +199,7 @@ class Context(Handle):
             self._handle = handle.value
         finally:
             lib.vkc_context_options_destroy(options)
+        self._cancel_check_min_elements = cancel_check_min_elements(self.device)
 
     @property
     def closed(self) -> bool:
@@ -261,6 +262,14 @@ def _non_negative_int(value, name: str) -> int:
 
 _default: Optional[Context] = None
 _default_lock = threading.Lock()
+
+
+def cancel_check_min_elements(device: DeviceInfo) -> int:
+    """Sorts of at least this many elements get the Ctrl-C callback even when the caller passes
+    no progress=: those that take a tenth of a second or more (2^24 keys on a GPU; a CPU device
+    is a hundred times slower). Below, the callback's per-call cost (an options object, a signal
+    handler, two calls back into Python) would show (docs/perf-notes.md#python-package)."""
+    return 1 << 16 if device.type == "cpu" else 1 << 24
 
 
 def default_context() -> Context:
