@@ -43,13 +43,17 @@ SortOptions resolve(const vkc_sort_options* options) {
   return resolved;
 }
 
-HostRead c_read(vkc_read_fn read, void* user, const char* name) {
+// A streamed array's C callback (given where count > 0), wrapped: a non-zero return throws
+// CallbackFailed from inside the sort, which the library passes on from its worker threads.
+HostRead checked_read(vkc_read_fn read, void* user, std::uint64_t count, const char* name) {
+  require_callback(read, count, name);
   return [read, user, name](std::uint64_t offset, void* dst, std::uint64_t bytes) {
     if (const int returned = read(user, offset, dst, bytes)) throw CallbackFailed{name, returned};
   };
 }
 
-HostWrite c_write(vkc_write_fn write, void* user, const char* name) {
+HostWrite checked_write(vkc_write_fn write, void* user, std::uint64_t count, const char* name) {
+  require_callback(write, count, name);
   return [write, user, name](std::uint64_t offset, const void* src, std::uint64_t bytes) {
     if (const int returned = write(user, offset, src, bytes)) throw CallbackFailed{name, returned};
   };
@@ -237,10 +241,8 @@ vkc_status vkc_sort_streamed(vkc_context* context, vkc_key_type type, vkc_read_f
                              const vkc_sort_options* options) {
   return sort_call("vkc_sort_streamed", context, type, count, options,
                    [&](KeyType key, const SortOptions& o, auto locked) {
-                     require_callback(read_keys, count, "read_keys");
-                     require_callback(write_keys, count, "write_keys");
-                     const vkc::HostRead in = c_read(read_keys, read_user, "read_keys");
-                     const vkc::HostWrite out = c_write(write_keys, write_user, "write_keys");
+                     const vkc::HostRead in = checked_read(read_keys, read_user, count, "read_keys");
+                     const vkc::HostWrite out = checked_write(write_keys, write_user, count, "write_keys");
                      locked([&](vkc::Context& ctx) { vkc::sort_streamed(ctx, key, in, out, count, o); });
                    });
 }
@@ -254,14 +256,10 @@ vkc_status vkc_sort_pairs_streamed(vkc_context* context, vkc_key_type key_type, 
       "vkc_sort_pairs_streamed", context, key_type, count, options,
       [&](KeyType key, const SortOptions& o, auto locked) {
         const vkc::ValueType value = vkc::capi::value_type(value_type);
-        require_callback(read_keys, count, "read_keys");
-        require_callback(write_keys, count, "write_keys");
-        require_callback(read_values, count, "read_values");
-        require_callback(write_values, count, "write_values");
-        const vkc::HostRead keys_in = c_read(read_keys, read_keys_user, "read_keys");
-        const vkc::HostWrite keys_out = c_write(write_keys, write_keys_user, "write_keys");
-        const vkc::HostRead values_in = c_read(read_values, read_values_user, "read_values");
-        const vkc::HostWrite values_out = c_write(write_values, write_values_user, "write_values");
+        const vkc::HostRead keys_in = checked_read(read_keys, read_keys_user, count, "read_keys");
+        const vkc::HostWrite keys_out = checked_write(write_keys, write_keys_user, count, "write_keys");
+        const vkc::HostRead values_in = checked_read(read_values, read_values_user, count, "read_values");
+        const vkc::HostWrite values_out = checked_write(write_values, write_values_user, count, "write_values");
         locked([&](vkc::Context& ctx) {
           vkc::sort_pairs_streamed(ctx, key, keys_in, keys_out, value, values_in, values_out, count, o);
         });
@@ -273,12 +271,10 @@ vkc_status vkc_argsort_streamed(vkc_context* context, vkc_key_type type, vkc_rea
                                 const vkc_sort_options* options) {
   return sort_call("vkc_argsort_streamed", context, type, count, options,
                    [&](KeyType key, const SortOptions& o, auto locked) {
-                     require_callback(read_keys, count, "read_keys");
-                     require_callback(write_indices, count, "write_indices");
                      require_stable(o);
                      require_32_bit_indices(count);
-                     const vkc::HostRead in = c_read(read_keys, read_user, "read_keys");
-                     const vkc::HostWrite out = c_write(write_indices, write_user, "write_indices");
+                     const vkc::HostRead in = checked_read(read_keys, read_user, count, "read_keys");
+                     const vkc::HostWrite out = checked_write(write_indices, write_user, count, "write_indices");
                      locked([&](vkc::Context& ctx) { vkc::argsort_streamed(ctx, key, in, out, count, o); });
                    });
 }
@@ -288,11 +284,9 @@ vkc_status vkc_argsort64_streamed(vkc_context* context, vkc_key_type type, vkc_r
                                   const vkc_sort_options* options) {
   return sort_call("vkc_argsort64_streamed", context, type, count, options,
                    [&](KeyType key, const SortOptions& o, auto locked) {
-                     require_callback(read_keys, count, "read_keys");
-                     require_callback(write_indices, count, "write_indices");
                      require_stable(o);
-                     const vkc::HostRead in = c_read(read_keys, read_user, "read_keys");
-                     const vkc::HostWrite out = c_write(write_indices, write_user, "write_indices");
+                     const vkc::HostRead in = checked_read(read_keys, read_user, count, "read_keys");
+                     const vkc::HostWrite out = checked_write(write_indices, write_user, count, "write_indices");
                      locked([&](vkc::Context& ctx) { vkc::argsort64_streamed(ctx, key, in, out, count, o); });
                    });
 }
