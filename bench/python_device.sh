@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The Python package's measurements on one GPU machine, in one call (BENCHMARKS.md, "Python"):
-# bench/python_sort.py (per-call overhead, host-to-host sorts against PyTorch, CuPy and NumPy, a
-# fresh interpreter's first sort), then the same run's C++ figures from vkc-bench (the overhead of
-# a 2^10 sort and u32 host to host from 2^20 to 2^28, with the PCIe copy bound) and the driver's
-# bare instance and device creation (probe-startup ... driver), and the package's tests that need
-# PyTorch (python/tests/run_without_pytest.py, for machines without pytest).
+# python/benchmarks/call_overhead.py (the per-call cost), bench/python_sort.py (host-to-host sorts
+# against PyTorch, CuPy and NumPy, a fresh interpreter's first sort), then the same run's C++
+# figures from vkc-bench (the overhead of a 2^10 sort and u32 host to host from 2^20 to 2^28, with
+# the PCIe copy bound) and the driver's
+# bare instance and device creation (probe-startup ... driver), after the package's whole pytest
+# suite (the tests that need PyTorch or a CUDA device run there).
 #
 #   bench/python_device.sh pack BUILD_DIR DEST   copy what a device call needs (and libtbb) to DEST
 #   bench/python_device.sh run PACK OUT          measure with the packed build, results in OUT
@@ -43,16 +44,10 @@ case "${1:-}" in
       python3 -c "import vkcompute; print(vkcompute.default_context().device)"
     } >"$out/env.txt" 2>&1
     cat "$out/env.txt"
-    # The whole pytest suite where pytest is there (the large test included), else the torch tests.
-    if python3 -c "import pytest" 2>/dev/null; then
-      VKC_PYTHON_LARGE_TESTS=1 python3 -m pytest -q -p no:cacheprovider "$here/../python/tests${PYTEST_SELECT:+/$PYTEST_SELECT}" \
-        >"$out/pytest.txt" 2>&1 \
-        && echo "pytest: passed" || echo "pytest: FAILED (see pytest.txt)"
-      tail -4 "$out/pytest.txt"
-    else
-      python3 "$here/../python/tests/run_without_pytest.py" >"$out/pytest.txt" 2>&1 && echo "torch tests: passed" \
-        || echo "torch tests: FAILED (see pytest.txt)"
-    fi
+    # The whole pytest suite, the test past 128 MiB included.
+    VKC_PYTHON_LARGE_TESTS=1 python3 -m pytest -q -p no:cacheprovider "$here/../python/tests${PYTEST_SELECT:+/$PYTEST_SELECT}" \
+      >"$out/pytest.txt" 2>&1 && echo "pytest: passed" || echo "pytest: FAILED (see pytest.txt)"
+    tail -4 "$out/pytest.txt"
     python3 "$here/../python/benchmarks/call_overhead.py" >"$out/call-overhead.txt" 2>&1 || echo "call_overhead.py failed"
     tail -8 "$out/call-overhead.txt"
     python3 "$here/python_sort.py" --csv "$out/python-sort.csv"
@@ -74,7 +69,7 @@ case "${1:-}" in
         --csv "$out/cxx-host-$round.csv" >/dev/null 2>&1
       grep -h "host_to_host" "$out/cxx-host-$round.csv" | cut -d, -f1,6,12
       "$pack/probe-capi_host" 20 22 24 26 28 | tee "$out/capi-host-$round.csv"
-      python3 "$here/python_sort.py" --parts host --sizes 20,22,24,26,28 --overhead-calls 200 \
+      python3 "$here/python_sort.py" --parts host --sizes 20,22,24,26,28 \
         --csv "$out/python-host-$round.csv" | grep "in_place\|kept"
     done
     ;;

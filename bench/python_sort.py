@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """What a Python user gets from vkcompute, beside what they would write otherwise, in one process:
-the per-call overhead of a small sort, host-to-host sorts of u32 keys against PyTorch, CuPy and
-NumPy, and a fresh interpreter's first sort. Every output is checked against np.sort.
+host-to-host sorts of u32 keys against PyTorch, CuPy and NumPy, and a fresh interpreter's first
+sort (the per-call cost of small sorts: python/benchmarks/call_overhead.py). Every output is checked against np.sort.
 
 usage: bench/python_sort.py [--sizes 20,22,24,26,28] [--csv FILE] [--startup-runs 10]
-                            [--overhead-calls 2000] [--peers torch,cupy] [--parts host,peers,startup]
+                            [--peers torch,cupy] [--parts host,peers,startup]
 Needs vkcompute importable (PYTHONPATH=build/python) and NumPy; the peers where they import.
 
 Rows (CSV, one per figure; the median of `runs` timed calls after two untimed ones). First, with
 no CUDA context in the process:
-- overhead,<case> (2^10 keys) and host,<case> (each size): vkcompute.sort returning a new array
+- host,<case> (each size): vkcompute.sort returning a new array
   (`vkcompute_sort_*`), into a kept one (`vkcompute_sort_out_*`, out=) and in place on a fresh
   copy of the input (`vkcompute_sort_in_place_*`, the copy untimed: what vkc-bench's C++
   host_to_host column times), and the bare library call under each (`bare_vkc_sort_*`:
@@ -83,18 +83,17 @@ def check(got, expected, what):
         raise SystemExit(f"python_sort: {what} differs from np.sort")
 
 
-def bare_sort_to(vkcompute, kind, into=None):
-    """The library's own call with no Python around it but ctypes: vkc_sort_to of u32 keys into a
-    new array, as vkcompute.sort makes one, or into `into` (the yardstick for the package's cost)."""
-    from vkcompute import _calls
+def bare_sort_to(vkcompute, into=None):
+    """The library's own call with no Python around it but ctypes: vkc_sort_to of u32 keys (the
+    default options) into a new array, as vkcompute.sort makes one, or into `into` (the yardstick
+    for the package's cost)."""
     from vkcompute._capi import check as check_status, lib
 
     handle = vkcompute.default_context()._handle
-    options = _calls._options_for(_calls.ALGORITHMS[kind or "auto"], False)
 
     def sort(a):
         out = np.empty_like(a) if into is None else into
-        check_status(lib.vkc_sort_to(handle, 0, a.ctypes.data, out.ctypes.data, a.size, options))
+        check_status(lib.vkc_sort_to(handle, 0, a.ctypes.data, out.ctypes.data, a.size, None))
         return out
     return sort
 
@@ -121,25 +120,22 @@ def interleaved(table, section, n, inputs, calls, runs):
         table.add(section, name, n, t, "yes")
 
 
-def vkcompute_calls(vkcompute, n, kinds):
-    """For each kind: the package's sort returning a new array, into a kept one (out=), and in
-    place on a fresh copy of the input (what vkc-bench's C++ host_to_host times: the copy
+def vkcompute_calls(vkcompute, n):
+    """The package's sort (the automatic algorithm) returning a new array, into a kept one (out=),
+    and in place on a fresh copy of the input (what vkc-bench's C++ host_to_host times: the copy
     untimed, just before), each beside the bare library call that does the same."""
     kept = {name: np.ones(n, np.uint32) for name in ("out", "bare_out", "work", "bare_work")}  # touched
-    calls = {}
-    for kind in kinds:
-        name = kind or "auto"
-        bare_in_place = bare_sort_to(vkcompute, kind, into=kept["bare_work"])
-        calls[f"vkcompute_sort_{name}"] = lambda a, kind=kind: vkcompute.sort(a, kind=kind)
-        calls[f"bare_vkc_sort_to_{name}"] = bare_sort_to(vkcompute, kind)
-        calls[f"vkcompute_sort_out_{name}"] = lambda a, kind=kind: vkcompute.sort(a, kind=kind, out=kept["out"])
-        calls[f"bare_vkc_sort_to_kept_{name}"] = bare_sort_to(vkcompute, kind, into=kept["bare_out"])
-        calls[f"vkcompute_sort_in_place_{name}"] = (
-            lambda a: np.copyto(kept["work"], a),
-            lambda a, kind=kind: vkcompute.sort(kept["work"], kind=kind, out=kept["work"]))
-        calls[f"bare_vkc_sort_in_place_{name}"] = (
-            lambda a: np.copyto(kept["bare_work"], a), lambda a: bare_in_place(kept["bare_work"]))
-    return calls
+    bare_in_place = bare_sort_to(vkcompute, into=kept["bare_work"])
+    return {
+        "vkcompute_sort_auto": lambda a: vkcompute.sort(a),
+        "bare_vkc_sort_to_auto": bare_sort_to(vkcompute),
+        "vkcompute_sort_out_auto": lambda a: vkcompute.sort(a, out=kept["out"]),
+        "bare_vkc_sort_to_kept_auto": bare_sort_to(vkcompute, into=kept["bare_out"]),
+        "vkcompute_sort_in_place_auto": (lambda a: np.copyto(kept["work"], a),
+                                         lambda a: vkcompute.sort(kept["work"], out=kept["work"])),
+        "bare_vkc_sort_in_place_auto": (lambda a: np.copyto(kept["bare_work"], a),
+                                        lambda a: bare_in_place(kept["bare_work"])),
+    }
 
 
 def make_inputs(n):
@@ -154,15 +150,13 @@ def make_inputs(n):
     return (arrays, expected), times
 
 
-def measure_alone(table, vkcompute, sizes, overhead_calls):
+def measure_alone(table, vkcompute, sizes):
     """Phase 1, no CUDA context in the process: the package against the bare library call."""
-    inputs, _ = make_inputs(1024)
-    interleaved(table, "overhead", 1024, inputs, vkcompute_calls(vkcompute, 1024, (None, "radix")), overhead_calls)
     all_inputs = {}
     for n in sizes:
         all_inputs[n], numpy_times = make_inputs(n)
         table.add("host", "numpy_sort", n, numpy_times, "reference")
-        interleaved(table, "host", n, all_inputs[n], vkcompute_calls(vkcompute, n, (None,)), runs_for(n))
+        interleaved(table, "host", n, all_inputs[n], vkcompute_calls(vkcompute, n), runs_for(n))
     return all_inputs
 
 
@@ -253,7 +247,6 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="20,22,24,26,28", help="log2 of each n")
     parser.add_argument("--csv", default="python_sort.csv")
-    parser.add_argument("--overhead-calls", type=int, default=2000)
     parser.add_argument("--startup-runs", type=int, default=10)
     parser.add_argument("--peers", default="torch,cupy")
     parser.add_argument("--parts", default="host,peers,startup")
@@ -264,7 +257,7 @@ def main():
     table = Table(f"{info.name} ({info.driver_info})", f"vkcompute {vkcompute.__version__}")
     parts = args.parts.split(",")
     sizes = [1 << int(s) for s in args.sizes.split(",")] if "host" in parts else []
-    all_inputs = measure_alone(table, vkcompute, sizes, args.overhead_calls)
+    all_inputs = measure_alone(table, vkcompute, sizes)
     if "peers" in parts:
         measure_with_peers(table, vkcompute, all_inputs, args.peers.split(","))
     if "startup" in parts:

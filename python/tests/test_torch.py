@@ -1,6 +1,5 @@
 """torch CPU tensors in, torch tensors out (zero copy both ways, through DLPack); GPU tensors
-refused. Plain test functions with no fixtures, so that run_without_pytest.py runs them where
-pytest is missing."""
+refused."""
 
 import numpy as np
 import pytest

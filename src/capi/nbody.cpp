@@ -37,7 +37,7 @@ nb::State state_from(const float* positions, const float* velocities, std::uint6
   return s;
 }
 
-// Runs `body` with the simulation's context locked.
+// Runs `body` on a checked simulation; the body takes the context's lock for its device work.
 template <class Body>
 vkc_status on_simulation(const char* function, vkc_nbody* simulation, Body&& body) {
   return guarded(function, [&] {
