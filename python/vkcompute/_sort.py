@@ -7,9 +7,8 @@ import operator
 
 import numpy as np
 
-from . import _calls
 from ._arrays import AxisError, Kind, as_host_array, as_writable_array, key_plan, refuse_device_array, wrap_result
-from ._calls import ALGORITHMS, AUTO, BITONIC, BITONIC_TRANSPOSE, ODD_EVEN, RADIX, invoke
+from ._calls import ALGORITHMS, AUTO, BITONIC, BITONIC_TRANSPOSE, RADIX, invoke
 from ._capi import lib
 from ._context import default_context
 
