@@ -72,9 +72,21 @@ enum class RadixScan {
   reduce_then_scan,  ///< upsweep, scan, downsweep: no workgroup ever waits for another
 };
 
-enum class KeyType { u32, i32, f32, u64, i64, f64 };
+/// Key types. The 8- and 16-bit ones are stored packed (two or four to a 32-bit word) in host
+/// arrays and device buffers alike; f16 is IEEE 754 binary16, bf16 the upper half of a binary32
+/// (both as their bits: Float16, BFloat16). Appended in this order, so that their numbers (the C
+/// ABI's vkc_key_type) never change.
+enum class KeyType { u32, i32, f32, u64, i64, f64, u8, i8, u16, i16, f16, bf16 };
 enum class ValueType { none, u32, u64 };
 
+/// The bits of an IEEE 754 binary16 key (KeyType::f16), for key_type_of and typed spans.
+struct Float16 {
+  std::uint16_t bits;
+};
+/// The bits of a bfloat16 key (KeyType::bf16): a binary32's upper 16 bits.
+struct BFloat16 {
+  std::uint16_t bits;
+};
 /// How far a host sort has come: `done` of `total` units of work. A sort that the device takes
 /// at once counts its elements once; a larger one counts each element twice (sorted in its run,
 /// sorted in its part).
@@ -90,6 +102,17 @@ struct SortOptions {
   SortOrder order = SortOrder::ascending;
   /// radix only: how digit offsets are scanned.
   RadixScan radix_scan = RadixScan::automatic;
+  /// A bit range, as CUB's begin_bit and end_bit: keys order by the bits [begin_bit, end_bit) of
+  /// their ordered image alone, the unsigned word whose ascending order is the contract's order
+  /// (for unsigned keys the key itself; for signed keys the key with its sign bit flipped; for
+  /// floats the sign bit flipped for positives and every bit for negatives, a NaN as its
+  /// positive pattern with the sign bit set, so above +inf; for descending, every bit of that
+  /// inverted except a NaN's). Equal under the range, keys keep their input order with a stable
+  /// algorithm. Only radix sorts by a range (`automatic` then picks it; another algorithm throws
+  /// Error), and only the digits that overlap it: a narrower range is fewer passes. end_bit at or
+  /// past the key's width (the default) means its width; begin_bit == end_bit sorts nothing.
+  std::uint32_t begin_bit = 0;
+  std::uint32_t end_bit = UINT32_MAX;
   /// The host functions (sort, sort_pairs, argsort and their streamed forms) call it on the
   /// calling thread as they advance, at their start and end at least; record_sort never does.
   std::function<void(const SortProgress&)> progress;
@@ -100,6 +123,8 @@ std::string_view to_string(KeyType type);
 /// Parses "auto", "bitonic", "bitonic_transpose", "odd_even", "radix"; throws Error otherwise.
 SortAlgorithm parse_algorithm(std::string_view name);
 std::size_t key_bytes(KeyType type);
+/// Bits of a key type: what end_bit means when it is past them.
+std::uint32_t key_bits(KeyType type);
 std::size_t value_bytes(ValueType type);
 
 template <class T>
@@ -110,7 +135,13 @@ constexpr KeyType key_type_of() {
   else if constexpr (std::is_same_v<T, std::uint64_t>) return KeyType::u64;
   else if constexpr (std::is_same_v<T, std::int64_t>) return KeyType::i64;
   else if constexpr (std::is_same_v<T, double>) return KeyType::f64;
-  else static_assert(!sizeof(T), "keys are uint32_t, int32_t, float, uint64_t, int64_t or double");
+  else if constexpr (std::is_same_v<T, std::uint8_t>) return KeyType::u8;
+  else if constexpr (std::is_same_v<T, std::int8_t>) return KeyType::i8;
+  else if constexpr (std::is_same_v<T, std::uint16_t>) return KeyType::u16;
+  else if constexpr (std::is_same_v<T, std::int16_t>) return KeyType::i16;
+  else if constexpr (std::is_same_v<T, Float16>) return KeyType::f16;
+  else if constexpr (std::is_same_v<T, BFloat16>) return KeyType::bf16;
+  else static_assert(!sizeof(T), "keys are (u)int8/16/32/64_t, Float16, BFloat16, float or double");
 }
 
 template <class V>
@@ -238,7 +269,10 @@ struct BufferRange {
 };
 
 struct SortBuffers {
-  BufferRange keys;       ///< max_count keys, sorted in place
+  /// max_count keys, sorted in place. 8- and 16-bit keys lie packed, and the buffer must hold
+  /// whole 32-bit words from the offset: max_count * key bytes rounded up to a multiple of 4
+  /// (the bytes past the last key keep their contents).
+  BufferRange keys;
   BufferRange values;     ///< max_count values when value_type is not none
   BufferRange temporary;  ///< sort_temporary_bytes() bytes of scratch
   /// For the radix sort, which keeps counters in the temporary buffer that must start at zero:

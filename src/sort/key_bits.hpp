@@ -12,36 +12,64 @@ namespace vkc::sorting {
 
 template <class Bits>
 struct KeyBits {
-  static constexpr Bits kSign = Bits{1} << (sizeof(Bits) * 8 - 1);
-  // The exponent all ones: infinities and NaNs.
-  static constexpr Bits kExponent = sizeof(Bits) == 4 ? Bits(0x7F800000u) : Bits(0x7FF0000000000000ull);
+  static constexpr Bits kSign = Bits(Bits{1} << (sizeof(Bits) * 8 - 1));
 
   KeyKind kind;
+  Bits exponent = 0;  ///< a float's exponent field, all ones (infinities and NaNs)
+  /// The bits of the ordered image that take part (SortOptions::begin_bit, end_bit).
+  Bits range = Bits(~Bits{0});
 
   static Bits load(const void* keys, std::uint64_t i) {
     Bits bits;
     std::memcpy(&bits, static_cast<const std::byte*>(keys) + i * sizeof(Bits), sizeof(Bits));
     return bits;
   }
-  bool is_nan(Bits bits) const { return kind == KeyKind::floating && (bits & ~kSign) > kExponent; }
+  bool is_nan(Bits bits) const { return kind == KeyKind::floating && Bits(bits & ~kSign) > exponent; }
   // The key as the sort returns it: a NaN without its sign bit.
-  Bits canonical(Bits bits) const { return is_nan(bits) ? bits & ~kSign : bits; }
-  // An unsigned number that orders canonical keys as the contract does. Floats map to the usual
-  // total order (negatives reversed below positives), which puts -0 before +0 and positive NaNs
-  // above +inf by their bits; descending reverses the numbers, whose images fill the same range
-  // [image of -inf, image of +inf] either way, so the NaNs stay above them, in the same order.
-  Bits rank(Bits bits, bool descending) const {
-    if (kind == KeyKind::unsigned_int) return descending ? ~bits : bits;
-    if (kind == KeyKind::signed_int) return descending ? ~(bits ^ kSign) : bits ^ kSign;
-    const Bits ordered = (bits & kSign) ? ~bits : bits | kSign;
-    return descending && !is_nan(bits) ? ~ordered : ordered;
+  Bits canonical(Bits bits) const { return is_nan(bits) ? Bits(bits & ~kSign) : bits; }
+  // An unsigned number that orders canonical keys as the contract does: the ordered image that
+  // SortOptions documents, cut to `range`. Floats map to the usual total order (negatives
+  // reversed below positives), which puts -0 before +0 and positive NaNs above +inf by their
+  // bits; descending reverses the numbers, whose images fill the same range [image of -inf,
+  // image of +inf] either way, so the NaNs stay above them, in the same order.
+  Bits rank(Bits bits, bool descending) const { return Bits(image(bits, descending) & range); }
+
+ private:
+  Bits image(Bits bits, bool descending) const {
+    if (kind == KeyKind::unsigned_int) return descending ? Bits(~bits) : bits;
+    if (kind == KeyKind::signed_int) return descending ? Bits(~(bits ^ kSign)) : Bits(bits ^ kSign);
+    const Bits ordered = (bits & kSign) ? Bits(~bits) : Bits(bits | kSign);
+    return descending && !is_nan(bits) ? Bits(~ordered) : ordered;
   }
 };
 
-/// Calls f(KeyBits<uint32_t or uint64_t>) for the key type (its row of key_types.hpp).
+/// The bits [begin, end) of a `width`-bit word, end clamped to the width (SortOptions' range).
+constexpr std::uint64_t bit_range_mask(std::uint32_t begin, std::uint32_t end, std::uint32_t width) {
+  if (end > width) end = width;
+  if (begin >= end) return 0;
+  const std::uint64_t below_end = end >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << end) - 1;
+  return below_end & ~((std::uint64_t{1} << begin) - 1);
+}
+
+/// Calls f(KeyBits<uint8_t ... uint64_t>) for the key type (its row of key_types.hpp), with
+/// every bit taking part.
 template <class F>
 auto with_key_bits(KeyType type, F&& f) {
-  return with_key_type(type, [&](auto row) { return f(KeyBits<typename decltype(row)::bits>{row.kind}); });
+  return with_key_type(type, [&](auto row) {
+    using Row = decltype(row);
+    return f(KeyBits<typename Row::bits>{row.kind, Row::exponent});
+  });
+}
+
+/// with_key_bits, cut to the options' bit range.
+template <class F>
+auto with_key_bits(KeyType type, const SortOptions& options, F&& f) {
+  return with_key_type(type, [&](auto row) {
+    using Row = decltype(row);
+    using Bits = typename Row::bits;
+    const auto range = static_cast<Bits>(bit_range_mask(options.begin_bit, options.end_bit, Row::width));
+    return f(KeyBits<Bits>{row.kind, Row::exponent, range});
+  });
 }
 
 }  // namespace vkc::sorting

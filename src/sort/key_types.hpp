@@ -7,7 +7,8 @@
 //
 // A new KeyType fails to compile until it has a row here (the switch below has no default, and
 // the library builds with -Werror=switch), until key_type_of (vkc/sort.hpp) names its C++ type,
-// and, if it is narrower than a 32-bit word or wider than KEY_MAX_WORDS, until the kernels take it.
+// and, if it is wider than KEY_MAX_WORDS, until the kernels take it. Keys of 8 and 16 bits are
+// widened on the device into their ordered image, one 32-bit word (narrow_keys.cpp).
 #pragma once
 
 #include <cstddef>
@@ -28,25 +29,36 @@ enum class KeyKind : std::uint32_t {
   floating = KEY_KIND_FLOAT,  ///< IEEE 754: the one kind with NaNs (last in both orders)
 };
 
-/// One row of the table: key type `Id`, stored as the C++ type T, mapped by `Kind`.
-template <KeyType Id, class T, KeyKind Kind>
+/// The unsigned integer of `bytes` bytes: the bits that KeyBits (key_bits.hpp) maps.
+template <std::size_t bytes>
+using UnsignedOf = std::conditional_t<
+    bytes == 1, std::uint8_t,
+    std::conditional_t<bytes == 2, std::uint16_t, std::conditional_t<bytes == 4, std::uint32_t, std::uint64_t>>>;
+
+/// One row of the table: key type `Id`, stored as the C++ type T, mapped by `Kind`; a float's
+/// exponent field (all ones: infinities and NaNs) is `Exponent`.
+template <KeyType Id, class T, KeyKind Kind, std::uint64_t Exponent = 0>
 struct KeyRow {
   using type = T;
-  /// The unsigned integer of T's width: the bits that KeyBits (key_bits.hpp) maps.
-  using bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  using bits = UnsignedOf<sizeof(T)>;
   static constexpr KeyType id = Id;
   static constexpr KeyKind kind = Kind;
   static constexpr std::uint32_t bytes = sizeof(T);
-  static constexpr std::uint32_t words = bytes / 4;  ///< the KEY_WORDS constant
+  static constexpr std::uint32_t width = bytes * 8;  ///< key_bits(): what end_bit means past it
+  /// Narrower than a 32-bit word: packed in memory, and widened on the device to one 32-bit
+  /// word, its ordered image, which the algorithms sort (narrow_keys.cpp).
+  static constexpr bool narrow = bytes < 4;
+  static constexpr std::uint32_t words = narrow ? 1 : bytes / 4;  ///< the KEY_WORDS constant
   static constexpr bool has_nan = Kind == KeyKind::floating;
+  static constexpr bits exponent = static_cast<bits>(Exponent);
+  static constexpr bits sign = bits(bits{1} << (width - 1));
 
-  static_assert(bytes % 4 == 0 && words >= 1 && words <= KEY_MAX_WORDS,
+  static_assert(bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8);
+  static_assert(words >= 1 && words <= KEY_MAX_WORDS,
                 "the kernels take keys of 1 to KEY_MAX_WORDS whole 32-bit words (key_layout.h)");
-  static_assert(sizeof(bits) == bytes);
   static_assert(key_type_of<T>() == Id, "key_type_of (vkc/sort.hpp) names the same C++ type");
-  static_assert(Kind == (std::is_floating_point_v<T> ? KeyKind::floating
-                         : std::is_signed_v<T>       ? KeyKind::signed_int
-                                                     : KeyKind::unsigned_int),
+  static_assert((Kind == KeyKind::floating) == (Exponent != 0), "floats, and only floats, name their exponent");
+  static_assert(Kind == KeyKind::floating || std::is_signed_v<T> == (Kind == KeyKind::signed_int),
                 "the map fits the C++ type");
 
   std::string_view name;  ///< to_string(KeyType): what the CLI and test names print
@@ -58,15 +70,26 @@ constexpr decltype(auto) with_key_type(KeyType type, F&& f) {
   using enum KeyType;
   using enum KeyKind;
   switch (type) {
-    //                        id   C++ type       map           name
-    case u32: return f(KeyRow<u32, std::uint32_t, unsigned_int>{"u32"});
-    case i32: return f(KeyRow<i32, std::int32_t,  signed_int>  {"i32"});
-    case f32: return f(KeyRow<f32, float,         floating>    {"f32"});
-    case u64: return f(KeyRow<u64, std::uint64_t, unsigned_int>{"u64"});
-    case i64: return f(KeyRow<i64, std::int64_t,  signed_int>  {"i64"});
-    case f64: return f(KeyRow<f64, double,        floating>    {"f64"});
+    //                         id    C++ type       map           exponent               name
+    case u32:  return f(KeyRow<u32,  std::uint32_t, unsigned_int>                      {"u32"});
+    case i32:  return f(KeyRow<i32,  std::int32_t,  signed_int>                        {"i32"});
+    case f32:  return f(KeyRow<f32,  float,         floating,     0x7F800000u>         {"f32"});
+    case u64:  return f(KeyRow<u64,  std::uint64_t, unsigned_int>                      {"u64"});
+    case i64:  return f(KeyRow<i64,  std::int64_t,  signed_int>                        {"i64"});
+    case f64:  return f(KeyRow<f64,  double,        floating,     0x7FF0000000000000u> {"f64"});
+    case u8:   return f(KeyRow<u8,   std::uint8_t,  unsigned_int>                      {"u8"});
+    case i8:   return f(KeyRow<i8,   std::int8_t,   signed_int>                        {"i8"});
+    case u16:  return f(KeyRow<u16,  std::uint16_t, unsigned_int>                      {"u16"});
+    case i16:  return f(KeyRow<i16,  std::int16_t,  signed_int>                        {"i16"});
+    case f16:  return f(KeyRow<f16,  Float16,       floating,     0x7C00u>             {"f16"});
+    case bf16: return f(KeyRow<bf16, BFloat16,      floating,     0x7F80u>             {"bf16"});
   }
   throw Error("unknown key type");
+}
+
+/// Whether keys of `type` are narrower than a 32-bit word (KeyRow::narrow).
+constexpr bool is_narrow(KeyType type) {
+  return with_key_type(type, [](auto row) { return row.narrow; });
 }
 
 /// 32-bit words of a key: the KEY_WORDS constant.
@@ -75,8 +98,9 @@ constexpr std::uint32_t key_words(KeyType type) {
 }
 
 /// Every key type, in the order of the enumeration (for tests that go through them all).
-inline constexpr KeyType kKeyTypes[] = {KeyType::u32, KeyType::i32, KeyType::f32,
-                                        KeyType::u64, KeyType::i64, KeyType::f64};
+inline constexpr KeyType kKeyTypes[] = {KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64,
+                                        KeyType::i64, KeyType::f64, KeyType::u8,  KeyType::i8,
+                                        KeyType::u16, KeyType::i16, KeyType::f16, KeyType::bf16};
 
 /// Whether the table has a row for `Type` (without one, with_key_type throws: no constant).
 template <KeyType Type>

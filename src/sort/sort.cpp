@@ -44,6 +44,10 @@ std::size_t key_bytes(KeyType type) {
   return sorting::with_key_type(type, [](auto row) { return row.bytes; });
 }
 
+std::uint32_t key_bits(KeyType type) {
+  return sorting::with_key_type(type, [](auto row) { return row.width; });
+}
+
 std::size_t value_bytes(ValueType type) { return sorting::value_words(type) * 4; }
 
 std::uint64_t sort_temporary_bytes(Context& ctx, const SortDesc& desc) {
