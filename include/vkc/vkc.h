@@ -155,13 +155,24 @@ VKC_API vkc_status vkc_context_take_validation_messages(vkc_context* context, vk
 /* ---------------------------------------------------------------------------------------------
  * Sorting host arrays */
 
+/* Key types. Keys of 8 and 16 bits lie packed in the caller's arrays, one after another, as
+ * for every other type. VKC_KEY_F16 is IEEE 754 binary16 (C's _Float16, CUDA's __half), and
+ * VKC_KEY_BF16 bfloat16 (the upper 16 bits of a binary32: CUDA's __nv_bfloat16, PyTorch's
+ * torch.bfloat16), both passed as their bits (uint16_t arrays do). Numbers never change; new
+ * types are appended. */
 typedef enum vkc_key_type {
   VKC_KEY_U32 = 0,
   VKC_KEY_I32 = 1,
   VKC_KEY_F32 = 2,
   VKC_KEY_U64 = 3,
   VKC_KEY_I64 = 4,
-  VKC_KEY_F64 = 5
+  VKC_KEY_F64 = 5,
+  VKC_KEY_U8 = 6,
+  VKC_KEY_I8 = 7,
+  VKC_KEY_U16 = 8,
+  VKC_KEY_I16 = 9,
+  VKC_KEY_F16 = 10,
+  VKC_KEY_BF16 = 11
 } vkc_key_type;
 
 /* Values travel as bytes: any 4- or 8-byte type. */
@@ -190,14 +201,35 @@ typedef int (*vkc_progress_fn)(void* user, uint64_t done, uint64_t total);
 
 typedef struct vkc_sort_options vkc_sort_options;
 
-/* Options start at: automatic algorithm, ascending, automatic radix scan, no progress callback.
- * Every sort function takes NULL for these defaults. */
+/* Options start at: automatic algorithm, ascending, automatic radix scan, every bit of the key,
+ * no progress callback. Every sort function takes NULL for these defaults. */
 VKC_API vkc_status vkc_sort_options_create(vkc_sort_options** options);
 VKC_API void vkc_sort_options_destroy(vkc_sort_options* options);
 VKC_API vkc_status vkc_sort_options_set_algorithm(vkc_sort_options* options, vkc_sort_algorithm algorithm);
 VKC_API vkc_status vkc_sort_options_set_order(vkc_sort_options* options, vkc_sort_order order);
 VKC_API vkc_status vkc_sort_options_set_radix_scan(vkc_sort_options* options, vkc_radix_scan scan);
 VKC_API vkc_status vkc_sort_options_set_progress(vkc_sort_options* options, vkc_progress_fn progress, void* user);
+/* Sorts by the bits [begin_bit, end_bit) of each key's ordered image alone, as CUB's begin_bit
+ * and end_bit (bit 0 is the least significant): keys equal under those bits are equal keys, and
+ * keep their input order (radix is stable). The ordered image is the unsigned word of the key's
+ * width whose ascending order is the order contract's:
+ * - unsigned keys: the key itself;
+ * - signed keys: the key with its sign bit flipped (so [0, 8) of an int16 is its low byte, and
+ *   -1 (0xFFFF) and 255 (0x00FF) are equal keys under it, both 0xFF);
+ * - floats: the bits with the sign bit flipped for a positive key and every bit flipped for a
+ *   negative one; a NaN, whatever its sign, as its positive pattern with the sign bit set (above
+ *   +inf);
+ * - descending: every bit of that image flipped, except a NaN's (NaNs stay last).
+ * As in CUB (cub#293), a range without the top bit does not see the sign: under [0, 8), -1 is
+ * not below 0 in int16 keys.
+ * Ranges are radix sorts only: with a range other than the whole key, the algorithm must be
+ * VKC_ALGORITHM_AUTO (which then picks radix) or VKC_ALGORITHM_RADIX, and begin_bit must not
+ * pass the key's width (8, 16, 32 or 64), else the sort fails with VKC_ERROR_INVALID_ARGUMENT.
+ * end_bit at or past the width means the width (UINT32_MAX, the default, is every bit whatever
+ * the key type); begin_bit == end_bit sorts nothing (the keys keep their order). Radix passes
+ * only over the 8-bit digits the range touches: a narrower range is a faster sort. begin_bit >
+ * end_bit is VKC_ERROR_INVALID_ARGUMENT here. */
+VKC_API vkc_status vkc_sort_options_set_bits(vkc_sort_options* options, uint32_t begin_bit, uint32_t end_bit);
 
 /* Sorts `keys` in place. */
 VKC_API vkc_status vkc_sort(vkc_context* context, vkc_key_type type, void* keys, uint64_t count,

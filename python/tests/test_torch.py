@@ -96,7 +96,7 @@ def test_pairs_of_tensors_come_back_as_tensors():
 
 
 def test_tensors_of_unsupported_dtypes_raise_type_error():
-    for t in (torch.tensor([True, False]), torch.tensor([1 + 1j, 2j]), torch.zeros(4, dtype=torch.bfloat16)):
+    for t in (torch.tensor([True, False]), torch.tensor([1 + 1j, 2j])):  # bfloat16: test_narrow.py
         with pytest.raises(TypeError):
             vkcompute.sort(t)
 

@@ -154,6 +154,9 @@ def sort(
     *,
     stable: Optional[bool] = None,
     descending: bool = False,
+    begin_bit: int = 0,
+    end_bit: Optional[int] = None,
+    key_type: Optional[str] = None,
     out: Optional[ArrayLike] = None,
     progress: Optional[Progress] = None,
     context: Optional[Context] = None,
@@ -165,10 +168,11 @@ def sort(
     a : array_like
         Keys: a NumPy array, a torch CPU tensor, a memoryview or anything NumPy can view (buffer
         protocol, __array__, __dlpack__ on the host). Read without a copy where it is contiguous
-        and in native byte order; never written (unless it is also `out`). dtypes uint32, int32,
-        float32, uint64, int64, float64; uint8, int8, uint16, int16 and float16 are widened to 32
-        bits on the host and narrowed back (exact). Others raise TypeError. Arrays in GPU memory
-        (torch CUDA tensors, CuPy arrays) raise TypeError: copy them to the host first.
+        and in native byte order; never written (unless it is also `out`). dtypes uint8, int8,
+        uint16, int16, float16, uint32, int32, float32, uint64, int64, float64, each sorted as it
+        is (8- and 16-bit keys take fewer radix passes), and bfloat16: a torch.bfloat16 tensor, or
+        its bits in a uint16 array with key_type='bfloat16'. Others raise TypeError. Arrays in GPU
+        memory (torch CUDA tensors, CuPy arrays) raise TypeError: copy them to the host first.
     axis : int or None, default -1
         None sorts the flattened array. A 1-D array sorts along 0 or -1. An array of more dimensions
         sorts along an axis only when every other axis has length 1 (batched sorting is a later
@@ -181,6 +185,24 @@ def sort(
         True: a stable sort (radix), as NumPy 2's stable=True. Not together with kind.
     descending : bool
         Largest first: the exact reverse of the ascending order for distinct keys, NaNs still last.
+    begin_bit, end_bit : int, default 0 and None (the key's width)
+        Sort by the bits [begin_bit, end_bit) of each key's ordered image alone, as CUB's
+        begin_bit and end_bit: keys equal under those bits are equal keys and keep their input
+        order. The ordered image is the unsigned number of the key's width whose ascending order is
+        the order above: an unsigned key itself; a signed key with its sign bit flipped; a float
+        with its sign bit flipped when positive and every bit flipped when negative, a NaN as its
+        positive bits with the sign bit set; descending, every bit of that flipped but a NaN's. So
+        a range without the top bit does not see the sign (under [0, 8), int16 -1 and 255 are equal
+        keys). Requires 0 <= begin_bit <= end_bit <= the width (ValueError otherwise); a range
+        other than the whole key sorts by radix only (kind None, 'stable' or 'radix'; others raise
+        ValueError), over the 8-bit digits it touches: a narrower range is a faster sort.
+    key_type : str or None
+        None reads the keys as their dtype says. A key type name reads the bits of the array's
+        elements as keys of that type, which must have their width: 'bfloat16' (or 'bf16') for
+        bfloat16 bits in a uint16 or int16 array, as NumPy has no bfloat16 dtype; also 'uint8',
+        'int8', 'uint16', 'int16', 'float16', 'uint32', 'int32', 'float32', 'uint64', 'int64',
+        'float64' (or 'u8' ... 'f64'). The result keeps the array's dtype. Unknown names raise
+        ValueError; another width TypeError.
     out : array, optional
         Where to put the result: a writeable array of the result's shape and of a's dtype
         (ValueError otherwise); out=a sorts a in place. Returned.
@@ -192,8 +214,8 @@ def sort(
 
     Returns
     -------
-    The sorted array: a torch tensor for a torch tensor, a NumPy array otherwise, of a's dtype
-    (byte order included), or `out`.
+    The sorted array: a torch tensor for a torch tensor (torch.bfloat16 for one), a NumPy array
+    otherwise, of a's dtype (byte order included), or `out`.
 
     Order: integers by value; floats by value with -0.0 before +0.0 ascending (after it
     descending) and NaN last in both orders. Out of memory and device loss raise vkcompute.Error.
@@ -206,17 +228,21 @@ def argsort(
     *,
     stable: Optional[bool] = None,
     descending: bool = False,
+    begin_bit: int = 0,
+    end_bit: Optional[int] = None,
+    key_type: Optional[str] = None,
     progress: Optional[Progress] = None,
     context: Optional[Context] = None,
 ) -> Any:
     """Returns the stable permutation that sorts an array, as
     numpy.argsort(kind="stable") does: an np.intp array (a torch int64 tensor for a torch tensor).
 
-    `a`, `axis`, `descending`, `progress` and `context` as in sort(); a 0-d array gives [0]. The
-    permutation is always stable (equal keys keep their input order, in both orders): kind None,
-    'quicksort', 'heapsort', 'stable', 'mergesort', 'auto' and 'radix' sort by radix, 'odd_even'
-    by odd-even merge-split; the unstable 'bitonic' and 'bitonic_transpose' raise ValueError.
-    With descending=True, equal keys still keep their input order.
+    `a`, `axis`, `descending`, `begin_bit`, `end_bit`, `key_type`, `progress` and `context` as
+    in sort(); a 0-d array gives [0]. The permutation is always stable (equal keys keep their
+    input order, in both orders): kind None, 'quicksort', 'heapsort', 'stable', 'mergesort',
+    'auto' and 'radix' sort by radix, 'odd_even' by odd-even merge-split; the unstable 'bitonic'
+    and 'bitonic_transpose' raise ValueError. With descending=True, equal keys still keep their
+    input order; with a bit range, so do keys equal under it.
     """
 
 def sort_pairs(
@@ -226,6 +252,9 @@ def sort_pairs(
     descending: bool = False,
     kind: Optional[str] = None,
     stable: Optional[bool] = None,
+    begin_bit: int = 0,
+    end_bit: Optional[int] = None,
+    key_type: Optional[str] = None,
     progress: Optional[Progress] = None,
     context: Optional[Context] = None,
 ) -> Tuple[Any, Any]:
@@ -237,6 +266,7 @@ def sort_pairs(
         (uint32, float32, int64, float64, complex64, (n, 2) float32...) move on the GPU with the
         keys (vkc_sort_pairs_to); any other values are reordered on the host by the stable
         permutation (argsort, then take).
-    descending, kind, stable, progress, context : as in sort(). With kind None the order of equal
-        keys' values is unspecified; kind='stable' or stable=True keeps it (input order).
+    descending, kind, stable, begin_bit, end_bit, key_type, progress, context : as in sort().
+        With kind None the order of equal keys' values is unspecified (unless a bit range makes it
+        radix); kind='stable' or stable=True keeps it (input order).
     """

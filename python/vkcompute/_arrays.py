@@ -4,21 +4,37 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["as_host_array", "as_writable_array", "refuse_device_array", "key_plan", "wrap_result", "AxisError", "KEY_TYPES_TEXT"]
+__all__ = ["as_host_array", "as_writable_array", "refuse_device_array", "key_plan", "wrap_result", "AxisError", "KEY_TYPES_TEXT",
+           "Kind"]
 
 try:  # NumPy 2
     AxisError = np.exceptions.AxisError
 except AttributeError:  # NumPy 1.x
     AxisError = np.AxisError
 
-# vkc_key_type for each native key dtype (kind, itemsize).
-_KEY_TYPES = {("u", 4): 0, ("i", 4): 1, ("f", 4): 2, ("u", 8): 3, ("i", 8): 4, ("f", 8): 5}
-# Narrow keys, widened on the host to the 32-bit type that orders them the same (exactly).
-_WIDENED = {("u", 1): np.uint32, ("u", 2): np.uint32, ("i", 1): np.int32, ("i", 2): np.int32, ("f", 2): np.float32}
+class KeyType:
+    """One vkc_key_type: its number, its NumPy-style name, the library's short one, its width."""
+
+    __slots__ = ("number", "name", "short", "bits")
+
+    def __init__(self, number, name, short, bits):
+        self.number, self.name, self.short, self.bits = number, name, short, bits
+
+
+# Every vkc_key_type; bfloat16, which NumPy lacks, is read from 16-bit integers or torch.bfloat16.
+_ALL_KEY_TYPES = [KeyType(n, name, short, bits) for n, name, short, bits in (
+    (0, "uint32", "u32", 32), (1, "int32", "i32", 32), (2, "float32", "f32", 32),
+    (3, "uint64", "u64", 64), (4, "int64", "i64", 64), (5, "float64", "f64", 64),
+    (6, "uint8", "u8", 8), (7, "int8", "i8", 8), (8, "uint16", "u16", 16),
+    (9, "int16", "i16", 16), (10, "float16", "f16", 16), (11, "bfloat16", "bf16", 16))]
+# The key type of each dtype that is one, by (kind, itemsize).
+_BY_DTYPE = {(t.name[0], t.bits // 8): t for t in _ALL_KEY_TYPES if t.name != "bfloat16"}
+# key_type= takes either name.
+_BY_NAME = {name: t for t in _ALL_KEY_TYPES for name in (t.name, t.short)}
 
 KEY_TYPES_TEXT = (
-    "uint32, int32, float32, uint64, int64, float64, and uint8, int8, uint16, int16, float16 "
-    "(sorted as 32-bit keys)"
+    "uint8, int8, uint16, int16, float16, uint32, int32, float32, uint64, int64, float64, and "
+    "bfloat16 (a torch.bfloat16 tensor, or its bits in a uint16 array with key_type='bfloat16')"
 )
 
 # DLPack device types that hold host memory NumPy can read.
@@ -38,6 +54,7 @@ class Kind:
 
     NUMPY = 0
     TORCH = 1
+    TORCH_BFLOAT16 = 2  # a torch.bfloat16 tensor, seen as its bits (uint16)
 
 
 def _is_torch(obj) -> bool:
@@ -78,6 +95,8 @@ def as_host_array(obj):
     refuse_device_array(obj)
     if _is_torch(obj):
         tensor = obj.detach()
+        if _is_torch_bfloat16(tensor):
+            return _bfloat16_bits(tensor), Kind.TORCH_BFLOAT16
         try:
             return _from_dlpack(tensor), Kind.TORCH
         except (TypeError, ValueError, RuntimeError, BufferError, AttributeError):
@@ -89,6 +108,18 @@ def as_host_array(obj):
         except (TypeError, ValueError, RuntimeError, BufferError, AttributeError):
             pass
     return np.asarray(obj), Kind.NUMPY
+
+
+def _is_torch_bfloat16(tensor) -> bool:
+    return str(tensor.dtype) == "torch.bfloat16"
+
+
+def _bfloat16_bits(tensor):
+    """A torch.bfloat16 CPU tensor's bits as a uint16 ndarray, zero copy (NumPy has no bfloat16,
+    so neither DLPack nor .numpy() carries the tensor itself)."""
+    import torch
+
+    return tensor.view(torch.int16).numpy().view(np.uint16)
 
 
 def _from_dlpack(obj):
@@ -107,7 +138,8 @@ def as_writable_array(obj, name: str = "out"):
         if obj.requires_grad:
             raise ValueError(f"{name}: a tensor that requires grad cannot be written in place")
         try:
-            arr = obj.numpy()  # writeable and zero copy, unlike DLPack under NumPy 1.x
+            # writeable and zero copy, unlike DLPack under NumPy 1.x
+            arr = _bfloat16_bits(obj) if _is_torch_bfloat16(obj) else obj.numpy()
         except (TypeError, RuntimeError) as e:
             raise TypeError(f"{name}: {e}") from None
     else:
@@ -125,41 +157,59 @@ def as_writable_array(obj, name: str = "out"):
 class KeyPlan:
     """How keys of one dtype are sorted: the vkc_key_type, and the dtype the library sees."""
 
-    __slots__ = ("key_type", "work_dtype", "widened", "swapped")
+    __slots__ = ("key_type", "name", "bits", "work_dtype", "swapped")
 
-    def __init__(self, key_type, work_dtype, widened, swapped):
-        self.key_type = key_type
+    def __init__(self, key_type: KeyType, work_dtype, swapped):
+        self.key_type = key_type.number
+        self.name = key_type.name
+        self.bits = key_type.bits  # what end_bit=None means
         self.work_dtype = work_dtype  # native-order dtype the library sorts
-        self.widened = widened  # narrow keys sorted as 32-bit ones
         self.swapped = swapped  # the input is not in native byte order
 
 
 _plans = {}
 
 
-def key_plan(dtype: np.dtype) -> KeyPlan:
-    """The KeyPlan for keys of `dtype`; TypeError naming the supported dtypes otherwise."""
-    plan = _plans.get(dtype)
+def key_plan(dtype: np.dtype, key_type=None) -> KeyPlan:
+    """The KeyPlan for keys of `dtype`, read as `key_type` (a name of _BY_NAME) where given;
+    TypeError naming the supported dtypes otherwise."""
+    plan = _plans.get((dtype, key_type))
     if plan is not None:
         return plan
-    k = (dtype.kind, dtype.itemsize)
-    swapped = not dtype.isnative
-    if dtype.fields is not None or dtype.subdtype is not None:
-        k = None
-    if k in _KEY_TYPES:
-        plan = KeyPlan(_KEY_TYPES[k], dtype.newbyteorder("=") if swapped else dtype, False, swapped)
-    elif k in _WIDENED:
-        wide = np.dtype(_WIDENED[k])
-        plan = KeyPlan(_KEY_TYPES[(wide.kind, wide.itemsize)], wide, True, swapped)
+    number_dtype = dtype.fields is None and dtype.subdtype is None and dtype.kind in "uif"
+    if key_type is None:
+        chosen = _BY_DTYPE.get((dtype.kind, dtype.itemsize)) if number_dtype else None
+        if chosen is None:
+            raise TypeError(f"vkcompute sorts {KEY_TYPES_TEXT} keys, not {dtype}")
     else:
-        raise TypeError(f"vkcompute sorts {KEY_TYPES_TEXT} keys, not {dtype}")
-    _plans[dtype] = plan
+        chosen = _named_key_type(key_type)
+        if not number_dtype or dtype.itemsize * 8 != chosen.bits:
+            raise TypeError(f"key_type={key_type!r} reads the bits of {chosen.bits // 8}-byte integers or floats, "
+                            f"not of {dtype}")
+    swapped = not dtype.isnative
+    plan = KeyPlan(chosen, dtype.newbyteorder("=") if swapped else dtype, swapped)
+    _plans[(dtype, key_type)] = plan
     return plan
 
 
+def _named_key_type(name) -> KeyType:
+    if not isinstance(name, str):
+        raise TypeError(f"key_type must be a string such as 'bfloat16' or None, not {type(name).__name__}")
+    chosen = _BY_NAME.get(name)
+    if chosen is None:
+        names = ", ".join(repr(t.name) for t in _ALL_KEY_TYPES)
+        raise ValueError(f"key_type must be one of {names} (or their short names 'u8' ... 'bf16'), not {name!r}")
+    return chosen
+
+
 def wrap_result(arr, kind):
-    """The result as the kind the caller gave: a torch tensor for a torch tensor (zero copy)."""
-    if kind == Kind.TORCH:
+    """The result as the kind the caller gave: a torch tensor for a torch tensor (zero copy), of
+    bfloat16 for the bits of a bfloat16 tensor."""
+    if kind == Kind.TORCH_BFLOAT16 and arr.dtype == np.uint16:
+        import torch
+
+        return torch.from_numpy(arr.view(np.int16)).view(torch.bfloat16)
+    if kind in (Kind.TORCH, Kind.TORCH_BFLOAT16):
         import torch
 
         try:

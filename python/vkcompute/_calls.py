@@ -21,7 +21,7 @@ import signal
 import threading
 from ctypes import byref, c_void_p
 
-from ._capi import PROGRESS_FN, Error, check, last_error, lib
+from ._capi import PROGRESS_FN, Error, check, last_error, lib, require
 from ._context import in_callback
 
 __all__ = ["invoke", "ALGORITHMS"]
@@ -35,22 +35,23 @@ _shared_options = {}
 _shared_lock = threading.Lock()
 
 
-def _options_for(algorithm: int, descending: bool):
-    """Options shared by every call with this algorithm and order (None: the defaults)."""
-    if algorithm == AUTO and not descending:
+def _options_for(algorithm: int, descending: bool, bits):
+    """Options shared by every call with this algorithm, order and bit range (None: the
+    defaults). A few dozen at most: bit ranges are pairs of numbers up to 64."""
+    if algorithm == AUTO and not descending and bits is None:
         return None
-    key = (algorithm, descending)
+    key = (algorithm, descending, bits)
     opts = _shared_options.get(key)
     if opts is None:
         with _shared_lock:
             opts = _shared_options.get(key)
             if opts is None:
-                opts = _new_options(algorithm, descending)
+                opts = _new_options(algorithm, descending, bits)
                 _shared_options[key] = opts
     return opts
 
 
-def _new_options(algorithm: int, descending: bool) -> int:
+def _new_options(algorithm: int, descending: bool, bits) -> int:
     handle = c_void_p()
     check(lib.vkc_sort_options_create(byref(handle)))
     try:
@@ -58,6 +59,8 @@ def _new_options(algorithm: int, descending: bool) -> int:
             check(lib.vkc_sort_options_set_algorithm(handle, algorithm))
         if descending:
             check(lib.vkc_sort_options_set_order(handle, 1))
+        if bits is not None:
+            check(require("vkc_sort_options_set_bits")(handle, *bits))
     except BaseException:
         lib.vkc_sort_options_destroy(handle)
         raise
@@ -119,31 +122,32 @@ def _install_sigint(call: _Call):
     return previous
 
 
-def invoke(context, function, args, count: int, algorithm: int, descending: bool, progress) -> None:
-    """Calls `function(handle, *args, options)` on `context`; raises on failure.
+def invoke(context, function, args, count: int, algorithm: int, descending: bool, progress, bits=None) -> None:
+    """Calls `function(handle, *args, options)` on `context`; raises on failure. `bits` is a
+    (begin_bit, end_bit) range, or None for the whole key.
 
     The internal progress callback is installed when the caller gave `progress` or the sort
     has at least the context's _cancel_check_min_elements elements."""
     handle = context._enter()
     try:
         if progress is None and count < context._cancel_check_min_elements:
-            status = function(handle, *args, _options_for(algorithm, descending))
+            status = function(handle, *args, _options_for(algorithm, descending, bits))
             if status:
                 check(status)
             return
         outer, in_callback.context = getattr(in_callback, "context", None), context
         try:
-            _invoke_with_progress(handle, function, args, algorithm, descending, progress)
+            _invoke_with_progress(handle, function, args, algorithm, descending, progress, bits)
         finally:
             in_callback.context = outer
     finally:
         context._leave()
 
 
-def _invoke_with_progress(handle, function, args, algorithm, descending, progress):
+def _invoke_with_progress(handle, function, args, algorithm, descending, progress, bits):
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be callable as progress(done, total), not {type(progress).__name__}")
-    options = _new_options(algorithm, descending)
+    options = _new_options(algorithm, descending, bits)
     call = _Call(progress)
     key = id(call)
     try:

@@ -188,6 +188,7 @@ _SIGNATURES = {
     "vkc_sort_options_set_order": (_status, [_handle, c_int]),
     "vkc_sort_options_set_radix_scan": (_status, [_handle, c_int]),
     "vkc_sort_options_set_progress": (_status, [_handle, PROGRESS_FN, c_void_p]),
+    "vkc_sort_options_set_bits": (_status, [_handle, c_uint32, c_uint32]),
     # sorts of host arrays
     "vkc_sort": (_status, [_handle, c_int, _ptr, _u64, _handle]),
     "vkc_sort_to": (_status, [_handle, c_int, _ptr, _ptr, _u64, _handle]),

@@ -18,6 +18,7 @@ _KINDS = dict(ALGORITHMS)
 _KINDS.update({"quicksort": AUTO, "heapsort": AUTO, "stable": RADIX, "mergesort": RADIX})
 _KIND_NAMES = "'quicksort', 'heapsort', 'stable', 'mergesort', 'auto', 'radix', 'bitonic', 'bitonic_transpose', 'odd_even'"
 _INTP_IS_64 = np.dtype(np.intp).itemsize == 8
+_ALGORITHM_NAMES = {number: name for name, number in ALGORITHMS.items()}
 
 
 def _algorithm(kind, stable, function: str, stable_only: bool = False) -> int:
@@ -64,9 +65,35 @@ def _along(arr, axis, function: str):
     )
 
 
+def _plan(arr, input_kind, key_type):
+    """The KeyPlan of the keys `arr`: a torch.bfloat16 tensor's bits are bfloat16 keys."""
+    if key_type is None and input_kind == Kind.TORCH_BFLOAT16:
+        key_type = "bfloat16"
+    return key_plan(arr.dtype, key_type)
+
+
+def _bit_range(plan, begin_bit, end_bit, algorithm, function: str):
+    """(begin_bit, end_bit) for the library, or None for the whole key; ValueError for a range
+    outside the key, or a range with an algorithm other than radix."""
+    try:
+        begin = operator.index(begin_bit)
+        end = plan.bits if end_bit is None else operator.index(end_bit)
+    except TypeError:
+        raise TypeError(f"{function}: begin_bit and end_bit must be integers (end_bit may be None)") from None
+    if not 0 <= begin <= end <= plan.bits:
+        raise ValueError(f"{function}: bits [{begin_bit}, {end_bit}) are not within the {plan.bits} bits of "
+                         f"{plan.name} keys (0 <= begin_bit <= end_bit <= {plan.bits})")
+    if begin == 0 and end == plan.bits:
+        return None
+    if algorithm not in (AUTO, RADIX):
+        raise ValueError(f"{function}: a bit range sorts by radix only (kind None, 'stable' or 'radix'), "
+                         f"not {_ALGORITHM_NAMES[algorithm]!r}")
+    return begin, end
+
+
 def _keys_for_library(flat, plan):
     """(contiguous native keys the library can read, whether they are a private copy)."""
-    if plan.widened or plan.swapped:
+    if plan.swapped:
         return flat.astype(plan.work_dtype), True
     if not flat.flags.c_contiguous:
         return np.ascontiguousarray(flat), True
@@ -77,10 +104,12 @@ def _ptr(arr) -> int:
     return arr.__array_interface__["data"][0]
 
 
-def sort(a, axis=-1, kind=None, *, stable=None, descending=False, out=None, progress=None, context=None):
+def sort(a, axis=-1, kind=None, *, stable=None, descending=False, begin_bit=0, end_bit=None, key_type=None, out=None,
+         progress=None, context=None):
     arr, input_kind = as_host_array(a)
-    plan = key_plan(arr.dtype)
+    plan = _plan(arr, input_kind, key_type)
     algorithm = _algorithm(kind, stable, "sort")
+    bits = _bit_range(plan, begin_bit, end_bit, algorithm, "sort")
     flat, shape = _along(arr, axis, "sort")
     dtype = arr.dtype
 
@@ -110,7 +139,7 @@ def sort(a, axis=-1, kind=None, *, stable=None, descending=False, out=None, prog
     else:
         sorted_keys = np.empty(n, dtype)
     invoke(context or default_context(), lib.vkc_sort_to, (plan.key_type, _ptr(keys), _ptr(sorted_keys), n),
-           n, algorithm, descending, progress)
+           n, algorithm, descending, progress, bits)
     if direct:
         return out
     result = sorted_keys.astype(dtype) if private and sorted_keys.dtype != dtype else sorted_keys
@@ -121,26 +150,28 @@ def sort(a, axis=-1, kind=None, *, stable=None, descending=False, out=None, prog
     return wrap_result(result, input_kind)
 
 
-def _argsort_flat(flat, plan, n, algorithm, descending, progress, context):
+def _argsort_flat(flat, plan, n, algorithm, descending, progress, context, bits):
     """The stable permutation of the 1-D `flat`, as a new np.intp array."""
     keys, _ = _keys_for_library(flat, plan)
     indices = np.empty(n, np.intp)
     function = lib.vkc_argsort64 if _INTP_IS_64 else lib.vkc_argsort
     invoke(context or default_context(), function, (plan.key_type, _ptr(keys), n, _ptr(indices)),
-           n, algorithm, descending, progress)
+           n, algorithm, descending, progress, bits)
     return indices
 
 
-def argsort(a, axis=-1, kind=None, *, stable=None, descending=False, progress=None, context=None):
+def argsort(a, axis=-1, kind=None, *, stable=None, descending=False, begin_bit=0, end_bit=None, key_type=None,
+            progress=None, context=None):
     arr, input_kind = as_host_array(a)
-    plan = key_plan(arr.dtype)
+    plan = _plan(arr, input_kind, key_type)
     algorithm = _algorithm(kind, stable, "argsort", stable_only=True)
+    bits = _bit_range(plan, begin_bit, end_bit, algorithm, "argsort")
     if arr.ndim == 0 and axis is not None:
         arr = arr.reshape(1)  # as NumPy: the permutation of a 0-d array is [0]
     flat, shape = _along(arr, axis, "argsort")
     if flat is None or flat.size == 0:
         return wrap_result(np.zeros(shape, np.intp), input_kind)
-    indices = _argsort_flat(flat, plan, flat.size, algorithm, descending, progress, context)
+    indices = _argsort_flat(flat, plan, flat.size, algorithm, descending, progress, context, bits)
     return wrap_result(indices.reshape(shape), input_kind)
 
 
@@ -161,11 +192,13 @@ def _values_as_words(values):
     return contiguous.reshape(-1).view(np.uint8).view(word), (1 if row_bytes == 4 else 2)
 
 
-def sort_pairs(keys, values, *, descending=False, kind=None, stable=None, progress=None, context=None):
+def sort_pairs(keys, values, *, descending=False, kind=None, stable=None, begin_bit=0, end_bit=None, key_type=None,
+               progress=None, context=None):
     key_input, keys_kind = as_host_array(keys)
     value_input, values_kind = _as_values(values)
-    plan = key_plan(key_input.dtype)
+    plan = _plan(key_input, keys_kind, key_type)
     algorithm = _algorithm(kind, stable, "sort_pairs")
+    bits = _bit_range(plan, begin_bit, end_bit, algorithm, "sort_pairs")
     if key_input.ndim != 1:
         raise ValueError(f"sort_pairs: keys must be one-dimensional, not of shape {key_input.shape}")
     n = key_input.shape[0]
@@ -179,7 +212,7 @@ def sort_pairs(keys, values, *, descending=False, kind=None, stable=None, progre
     if words is None:  # other values: the stable permutation, then take
         if algorithm in (BITONIC, BITONIC_TRANSPOSE):
             algorithm = AUTO
-        indices = _argsort_flat(key_input, plan, n, algorithm, descending, progress, context)
+        indices = _argsort_flat(key_input, plan, n, algorithm, descending, progress, context, bits)
         sorted_keys = key_input.take(indices)
         sorted_values = value_input.take(indices, axis=0)
         return wrap_result(sorted_keys, keys_kind), wrap_result(sorted_values, values_kind)
@@ -189,7 +222,7 @@ def sort_pairs(keys, values, *, descending=False, kind=None, stable=None, progre
     sorted_keys = work_keys if private else np.empty(n, dtype)
     sorted_words = np.empty(n, words.dtype)
     args = (plan.key_type, _ptr(work_keys), _ptr(sorted_keys), value_type, _ptr(words), _ptr(sorted_words), n)
-    invoke(context or default_context(), lib.vkc_sort_pairs_to, args, n, algorithm, descending, progress)
+    invoke(context or default_context(), lib.vkc_sort_pairs_to, args, n, algorithm, descending, progress, bits)
     if private and sorted_keys.dtype != dtype:
         sorted_keys = sorted_keys.astype(dtype)
     if words.dtype == value_input.dtype and value_input.ndim == 1:
@@ -218,10 +251,11 @@ Parameters
 a : array_like
     Keys: a NumPy array, a torch CPU tensor, a memoryview or anything NumPy can view (buffer
     protocol, __array__, __dlpack__ on the host). Read without a copy where it is contiguous
-    and in native byte order; never written (unless it is also `out`). dtypes uint32, int32,
-    float32, uint64, int64, float64; uint8, int8, uint16, int16 and float16 are widened to 32
-    bits on the host and narrowed back (exact). Others raise TypeError. Arrays in GPU memory
-    (torch CUDA tensors, CuPy arrays) raise TypeError: copy them to the host first.
+    and in native byte order; never written (unless it is also `out`). dtypes uint8, int8,
+    uint16, int16, float16, uint32, int32, float32, uint64, int64, float64, each sorted as it
+    is (8- and 16-bit keys take fewer radix passes), and bfloat16: a torch.bfloat16 tensor, or
+    its bits in a uint16 array with key_type='bfloat16'. Others raise TypeError. Arrays in GPU
+    memory (torch CUDA tensors, CuPy arrays) raise TypeError: copy them to the host first.
 axis : int or None, default -1
     None sorts the flattened array. A 1-D array sorts along 0 or -1. An array of more dimensions
     sorts along an axis only when every other axis has length 1 (batched sorting is a later
@@ -234,6 +268,24 @@ stable : bool or None
     True: a stable sort (radix), as NumPy 2's stable=True. Not together with kind.
 descending : bool
     Largest first: the exact reverse of the ascending order for distinct keys, NaNs still last.
+begin_bit, end_bit : int, default 0 and None (the key's width)
+    Sort by the bits [begin_bit, end_bit) of each key's ordered image alone, as CUB's
+    begin_bit and end_bit: keys equal under those bits are equal keys and keep their input
+    order. The ordered image is the unsigned number of the key's width whose ascending order is
+    the order above: an unsigned key itself; a signed key with its sign bit flipped; a float
+    with its sign bit flipped when positive and every bit flipped when negative, a NaN as its
+    positive bits with the sign bit set; descending, every bit of that flipped but a NaN's. So
+    a range without the top bit does not see the sign (under [0, 8), int16 -1 and 255 are equal
+    keys). Requires 0 <= begin_bit <= end_bit <= the width (ValueError otherwise); a range
+    other than the whole key sorts by radix only (kind None, 'stable' or 'radix'; others raise
+    ValueError), over the 8-bit digits it touches: a narrower range is a faster sort.
+key_type : str or None
+    None reads the keys as their dtype says. A key type name reads the bits of the array's
+    elements as keys of that type, which must have their width: 'bfloat16' (or 'bf16') for
+    bfloat16 bits in a uint16 or int16 array, as NumPy has no bfloat16 dtype; also 'uint8',
+    'int8', 'uint16', 'int16', 'float16', 'uint32', 'int32', 'float32', 'uint64', 'int64',
+    'float64' (or 'u8' ... 'f64'). The result keeps the array's dtype. Unknown names raise
+    ValueError; another width TypeError.
 out : array, optional
     Where to put the result: a writeable array of the result's shape and of a's dtype
     (ValueError otherwise); out=a sorts a in place. Returned.
@@ -245,8 +297,8 @@ context : Context, optional
 
 Returns
 -------
-The sorted array: a torch tensor for a torch tensor, a NumPy array otherwise, of a's dtype
-(byte order included), or `out`.
+The sorted array: a torch tensor for a torch tensor (torch.bfloat16 for one), a NumPy array
+otherwise, of a's dtype (byte order included), or `out`.
 
 Order: integers by value; floats by value with -0.0 before +0.0 ascending (after it
 descending) and NaN last in both orders. Out of memory and device loss raise vkcompute.Error.
@@ -255,11 +307,12 @@ descending) and NaN last in both orders. Out of memory and device loss raise vkc
 argsort.__doc__ = """Returns the stable permutation that sorts an array, as
 numpy.argsort(kind="stable") does: an np.intp array (a torch int64 tensor for a torch tensor).
 
-`a`, `axis`, `descending`, `progress` and `context` as in sort(); a 0-d array gives [0]. The
-permutation is always stable (equal keys keep their input order, in both orders): kind None,
-'quicksort', 'heapsort', 'stable', 'mergesort', 'auto' and 'radix' sort by radix, 'odd_even'
-by odd-even merge-split; the unstable 'bitonic' and 'bitonic_transpose' raise ValueError.
-With descending=True, equal keys still keep their input order.
+`a`, `axis`, `descending`, `begin_bit`, `end_bit`, `key_type`, `progress` and `context` as
+in sort(); a 0-d array gives [0]. The permutation is always stable (equal keys keep their
+input order, in both orders): kind None, 'quicksort', 'heapsort', 'stable', 'mergesort',
+'auto' and 'radix' sort by radix, 'odd_even' by odd-even merge-split; the unstable 'bitonic'
+and 'bitonic_transpose' raise ValueError. With descending=True, equal keys still keep their
+input order; with a bit range, so do keys equal under it.
 """
 
 sort_pairs.__doc__ = """Sorts keys and moves values with them: returns (sorted keys, values in that
@@ -270,6 +323,7 @@ values : an array whose first axis has the keys' length, of any dtype. Rows of 4
     (uint32, float32, int64, float64, complex64, (n, 2) float32...) move on the GPU with the
     keys (vkc_sort_pairs_to); any other values are reordered on the host by the stable
     permutation (argsort, then take).
-descending, kind, stable, progress, context : as in sort(). With kind None the order of equal
-    keys' values is unspecified; kind='stable' or stable=True keeps it (input order).
+descending, kind, stable, begin_bit, end_bit, key_type, progress, context : as in sort().
+    With kind None the order of equal keys' values is unspecified (unless a bit range makes it
+    radix); kind='stable' or stable=True keeps it (input order).
 """

@@ -10,7 +10,10 @@ namespace {
 
 // The C enumerators are the C++ ones' positions, so a checked value converts by a cast.
 static_assert(VKC_KEY_U32 == int(KeyType::u32) && VKC_KEY_I32 == int(KeyType::i32) && VKC_KEY_F32 == int(KeyType::f32) &&
-              VKC_KEY_U64 == int(KeyType::u64) && VKC_KEY_I64 == int(KeyType::i64) && VKC_KEY_F64 == int(KeyType::f64));
+              VKC_KEY_U64 == int(KeyType::u64) && VKC_KEY_I64 == int(KeyType::i64) && VKC_KEY_F64 == int(KeyType::f64) &&
+              VKC_KEY_U8 == int(KeyType::u8) && VKC_KEY_I8 == int(KeyType::i8) && VKC_KEY_U16 == int(KeyType::u16) &&
+              VKC_KEY_I16 == int(KeyType::i16) && VKC_KEY_F16 == int(KeyType::f16) &&
+              VKC_KEY_BF16 == int(KeyType::bf16));
 static_assert(VKC_VALUE_U32 == int(ValueType::u32) && VKC_VALUE_U64 == int(ValueType::u64));
 static_assert(VKC_ALGORITHM_AUTO == int(SortAlgorithm::automatic) && VKC_ALGORITHM_BITONIC == int(SortAlgorithm::bitonic) &&
               VKC_ALGORITHM_BITONIC_TRANSPOSE == int(SortAlgorithm::bitonic_transpose) &&
@@ -20,7 +23,7 @@ static_assert(VKC_RADIX_SCAN_AUTO == int(RadixScan::automatic) && VKC_RADIX_SCAN
               VKC_RADIX_SCAN_REDUCE_THEN_SCAN == int(RadixScan::reduce_then_scan));
 
 KeyType key_type(vkc_key_type type) {
-  require_enum(static_cast<int>(type), VKC_KEY_U32, VKC_KEY_F64, "key type");
+  require_enum(static_cast<int>(type), VKC_KEY_U32, VKC_KEY_BF16, "key type");
   return static_cast<KeyType>(static_cast<int>(type));
 }
 
@@ -88,6 +91,23 @@ void require_32_bit_indices(std::uint64_t count) {
   }
 }
 
+// A bit range narrower than the key (vkc_sort_options_set_bits) is for radix alone, and starts
+// within the key; the library would throw a plain Error for the first, and sort nothing for the
+// second, where the caller surely meant something else.
+void require_bits_fit(KeyType type, const SortOptions& options) {
+  const std::uint32_t width = vkc::key_bits(type);
+  if (options.begin_bit == 0 && options.end_bit >= width) return;
+  const std::string range = "bit range [" + std::to_string(options.begin_bit) + ", " +
+                            (options.end_bit == UINT32_MAX ? std::string("end") : std::to_string(options.end_bit)) + ")";
+  if (options.begin_bit > width) {
+    invalid(range + " starts past the " + std::to_string(width) + " bits of " + std::string(to_string(type)) + " keys");
+  }
+  const vkc::SortAlgorithm a = options.algorithm;
+  if (a != vkc::SortAlgorithm::automatic && a != vkc::SortAlgorithm::radix) {
+    invalid(range + ": only radix sorts by a bit range, not " + std::string(to_string(a)) + " (use auto or radix)");
+  }
+}
+
 void require_device_takes(const Context& ctx, KeyType type) {
   if (key_bytes(type) == 8 && !ctx.info().shader_int64) {
     fail(VKC_ERROR_UNSUPPORTED, std::string(to_string(type)) + " keys need 64-bit integers in shaders (shaderInt64), which '" +
@@ -105,6 +125,7 @@ vkc_status sort_call(const char* function, vkc_context* context, vkc_key_type ty
     const KeyType key = key_type(type);
     require_count(count);
     const SortOptions resolved = resolve(options);
+    require_bits_fit(key, resolved);
     body(key, resolved, [&](auto&& sort) {
       const auto held = lock(*context);
       require_device_takes(context->context, key);
@@ -165,6 +186,16 @@ vkc_status vkc_sort_options_set_progress(vkc_sort_options* options, vkc_progress
   return change_options("vkc_sort_options_set_progress", options, [&](vkc_sort_options& o) {
     o.progress = progress;
     o.progress_user = user;
+  });
+}
+
+vkc_status vkc_sort_options_set_bits(vkc_sort_options* options, uint32_t begin_bit, uint32_t end_bit) {
+  return change_options("vkc_sort_options_set_bits", options, [&](vkc_sort_options& o) {
+    if (begin_bit > end_bit) {
+      invalid("begin_bit " + std::to_string(begin_bit) + " is past end_bit " + std::to_string(end_bit));
+    }
+    o.options.begin_bit = begin_bit;
+    o.options.end_bit = end_bit;
   });
 }
 

@@ -1,4 +1,4 @@
-// .npy (format 1.0/2.0/3.0) and raw file reading and writing for the six vkcompute dtypes.
+// .npy (format 1.0/2.0/3.0) and raw file reading and writing for the vkcompute dtypes.
 #include "io/npy.hpp"
 
 #include "io/atomic_file.hpp"
@@ -35,14 +35,28 @@ struct DTypeInfo {
   std::size_t size;
 };
 
-constexpr std::array<DTypeInfo, 6> dtype_table{{
+// In the order of the enumeration (info() indexes it).
+constexpr std::array<DTypeInfo, 11> dtype_table{{
     {DType::u32, "u32", "<u4", 4},
     {DType::i32, "i32", "<i4", 4},
     {DType::f32, "f32", "<f4", 4},
     {DType::u64, "u64", "<u8", 8},
     {DType::i64, "i64", "<i8", 8},
     {DType::f64, "f64", "<f8", 8},
+    {DType::u8, "u8", "|u1", 1},
+    {DType::i8, "i8", "|i1", 1},
+    {DType::u16, "u16", "<u2", 2},
+    {DType::i16, "i16", "<i2", 2},
+    {DType::f16, "f16", "<f2", 2},
 }};
+
+constexpr bool table_in_enum_order() {
+  for (std::size_t i = 0; i < dtype_table.size(); ++i) {
+    if (static_cast<std::size_t>(dtype_table[i].dtype) != i) return false;
+  }
+  return true;
+}
+static_assert(table_in_enum_order());
 
 const DTypeInfo& info(DType dtype) { return dtype_table.at(static_cast<std::size_t>(dtype)); }
 
@@ -340,10 +354,17 @@ DType dtype_from_descr(const fs::path& path, const Value& descr) {
   // '=' and no prefix mean native order, which static_assert above pins to little-endian.
   if (text.starts_with('=')) text[0] = '<';
   if (!text.empty() && text[0] != '<' && text[0] != '>' && text[0] != '|') text.insert(0, 1, '<');
+  // A byte has no order: NumPy writes '|u1', and takes '<u1' and '>u1' for the same type.
+  if (text.size() == 3 && text.ends_with('1')) text[0] = '|';
   for (const DTypeInfo& entry : dtype_table) {
     if (text == entry.descr) return entry.dtype;
   }
-  std::string why = "expected one of <u4, <i4, <f4, <u8, <i8, <f8";
+  std::string why = "expected one of";
+  const char* separator = " ";
+  for (const DTypeInfo& entry : dtype_table) {
+    (why += separator) += entry.descr;
+    separator = ", ";
+  }
   if (text.starts_with('>') && text.size() > 2) why = "big-endian data is not supported, " + why;
   if (text == "|O" || text == "<O") why = "object arrays hold Python objects, not numbers";
   fail(path, "unsupported dtype '" + brief(descr.text) + "': " + why);

@@ -17,19 +17,21 @@ namespace vkc::io {
 
 class AtomicFile;
 
-/// The element types vkcompute reads and writes. All are little-endian on disk.
-enum class DType { u32, i32, f32, u64, i64, f64 };
+/// The element types vkcompute reads and writes: NumPy's, so every one has a .npy dtype (bfloat16,
+/// which has none, travels as u16 bits). All are little-endian on disk.
+enum class DType { u32, i32, f32, u64, i64, f64, u8, i8, u16, i16, f16 };
 
-/// 4 for u32/i32/f32, 8 for u64/i64/f64.
+/// Bytes of an element: 1 for u8/i8, 2 for u16/i16/f16, 4 for u32/i32/f32, 8 for u64/i64/f64.
 std::size_t dtype_size(DType dtype);
 
-/// "u32", "i32", "f32", "u64", "i64", "f64": the names the CLI accepts and prints.
+/// "u32", "i32", "f32", "u64", "i64", "f64", "u8", "i8", "u16", "i16", "f16": the names the CLI
+/// accepts and prints.
 std::string_view dtype_name(DType dtype);
 
 /// Inverse of dtype_name; std::nullopt for any other string (matching is exact and case-sensitive).
 std::optional<DType> parse_dtype(std::string_view name);
 
-/// NumPy's descr string: "<u4", "<i4", "<f4", "<u8", "<i8", "<f8".
+/// NumPy's descr string: "<u4", "<i4", "<f4", "<u8", "<i8", "<f8", "|u1", "|i1", "<u2", "<i2", "<f2".
 std::string_view npy_descr(DType dtype);
 
 /// Every failure of this module to read or write a file: one line, "<path>: <problem>".
@@ -51,12 +53,12 @@ struct Array {
   std::size_t count() const;
 };
 
-/// Reads an .npy file of format version 1.0, 2.0 or 3.0 whose dtype is one of the six above,
+/// Reads an .npy file of format version 1.0, 2.0 or 3.0 whose dtype is one of those above,
 /// in C order. The data is read with one pass straight into Array::bytes, so multi-GiB files
 /// cost one allocation and no copies.
 /// Throws FormatError for: a missing/unreadable file, bad magic, an unknown format version, a
 /// truncated header, a malformed header dict, an unsupported dtype (big-endian, object,
-/// structured, or any type but the six), fortran_order True, or data shorter or longer than
+/// structured, or any type but those above), fortran_order True, or data shorter or longer than
 /// the shape says.
 Array read_npy(const std::filesystem::path& path);
 

@@ -118,12 +118,41 @@ static void check_bad_context_and_options(void) {
               "vkc_sort_options_set_order");
   CHECK_FAILS(vkc_sort_options_set_radix_scan(options, (vkc_radix_scan)3), VKC_ERROR_INVALID_ARGUMENT,
               "vkc_sort_options_set_radix_scan");
+  CHECK_FAILS(vkc_sort_options_set_bits(NULL, 0, 8), VKC_ERROR_INVALID_ARGUMENT, "vkc_sort_options_set_bits");
+  CHECK_FAILS(vkc_sort_options_set_bits(options, 9, 8), VKC_ERROR_INVALID_ARGUMENT, "vkc_sort_options_set_bits");
+  CHECK(strstr(vkc_last_error(), "begin_bit 9 is past end_bit 8") != NULL);
   /* The refused settings left the options as they were: a sort with them is ascending. */
   uint32_t three[] = {2, 0, 1};
   CHECK_OK(vkc_sort(test_context(), VKC_KEY_U32, three, 3, options));
   CHECK(three[0] == 0 && three[2] == 2);
   vkc_sort_options_destroy(options);
   (void)keys;
+}
+
+/* Bit ranges that a sort refuses: one that starts past the key, one with an algorithm other
+ * than radix (the whole key is any algorithm's). */
+static void check_bad_bit_ranges(vkc_context* context, uint32_t* keys) {
+  uint16_t narrow[8] = {0};
+  uint32_t indices[8];
+  vkc_sort_options* options = sort_options(VKC_ALGORITHM_AUTO, VKC_ORDER_ASCENDING);
+  CHECK_OK(vkc_sort_options_set_bits(options, 17, 20));
+  CHECK_FAILS(vkc_sort(context, VKC_KEY_U16, narrow, 8, options), VKC_ERROR_INVALID_ARGUMENT, "vkc_sort");
+  CHECK(strstr(vkc_last_error(), "starts past the 16 bits of u16 keys") != NULL);
+  CHECK_OK(vkc_sort(context, VKC_KEY_U32, keys, 0, options)); /* within a u32 */
+  CHECK_OK(vkc_sort_options_set_bits(options, 0, 12));
+  static const vkc_sort_algorithm not_radix[] = {VKC_ALGORITHM_BITONIC, VKC_ALGORITHM_BITONIC_TRANSPOSE,
+                                                 VKC_ALGORITHM_ODD_EVEN};
+  for (int a = 0; a < 3; ++a) {
+    CHECK_OK(vkc_sort_options_set_algorithm(options, not_radix[a]));
+    CHECK_FAILS(vkc_sort(context, VKC_KEY_U32, keys, 8, options), VKC_ERROR_INVALID_ARGUMENT, "vkc_sort");
+    CHECK(strstr(vkc_last_error(), "only radix sorts by a bit range") != NULL);
+  }
+  CHECK_FAILS(vkc_argsort(context, VKC_KEY_U32, keys, 8, indices, options), VKC_ERROR_INVALID_ARGUMENT,
+              "vkc_argsort");
+  /* The whole key, however end_bit says it, is not a range: any algorithm sorts it. */
+  CHECK_OK(vkc_sort_options_set_bits(options, 0, 16));
+  CHECK_OK(vkc_sort(context, VKC_KEY_U16, narrow, 8, options));
+  vkc_sort_options_destroy(options);
 }
 
 static void check_bad_sort_arguments(vkc_context* context) {
@@ -153,8 +182,8 @@ static void check_bad_sort_arguments(vkc_context* context) {
   CHECK_FAILS(vkc_sort_pairs_to(context, VKC_KEY_U32, keys, keys, VKC_VALUE_U32, values, NULL, 8, NULL),
               VKC_ERROR_INVALID_ARGUMENT, "vkc_sort_pairs_to");
   CHECK_FAILS(vkc_argsort(context, VKC_KEY_U32, keys, 8, NULL, NULL), VKC_ERROR_INVALID_ARGUMENT, "vkc_argsort");
-  CHECK_FAILS(vkc_argsort64(context, (vkc_key_type)6, keys, 8, indices64, NULL), VKC_ERROR_INVALID_ARGUMENT,
-              "vkc_argsort64");
+  CHECK_FAILS(vkc_argsort64(context, (vkc_key_type)(VKC_KEY_BF16 + 1), keys, 8, indices64, NULL),
+              VKC_ERROR_INVALID_ARGUMENT, "vkc_argsort64");
   /* argsort is stable: the unstable algorithms are refused. */
   vkc_sort_options* bitonic = sort_options(VKC_ALGORITHM_BITONIC, VKC_ORDER_ASCENDING);
   CHECK_FAILS(vkc_argsort(context, VKC_KEY_U32, keys, 8, indices, bitonic), VKC_ERROR_INVALID_ARGUMENT, "vkc_argsort");
@@ -176,6 +205,7 @@ static void check_bad_sort_arguments(vkc_context* context) {
               VKC_ERROR_INVALID_ARGUMENT, "vkc_sort_pairs_streamed");
   CHECK_FAILS(vkc_argsort64_streamed(context, (vkc_key_type)42, NULL, NULL, NULL, NULL, 8, NULL),
               VKC_ERROR_INVALID_ARGUMENT, "vkc_argsort64_streamed");
+  check_bad_bit_ranges(context, keys);
   /* Nothing above touched the keys. */
   CHECK(keys[0] == 5 && keys[7] == 6);
 }

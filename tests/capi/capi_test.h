@@ -35,10 +35,14 @@ void expect_no_validation_messages(vkc_context* context);
 
 /* ---- Keys and the reference order */
 
-enum { KEY_TYPES = 6 };
+enum { KEY_TYPES = 12 };
 extern const vkc_key_type all_key_types[KEY_TYPES];
 const char* key_type_name(vkc_key_type type);
 size_t key_size(vkc_key_type type);
+int is_float_key(vkc_key_type type);
+/* The value of IEEE 754 binary16 bits and of bfloat16 bits (exact; NaN for NaNs). */
+double f16_value(uint16_t bits);
+double bf16_value(uint16_t bits);
 
 /* A reproducible generator (xorshift64*). */
 uint64_t next_random(uint64_t* state);
@@ -58,8 +62,28 @@ int compare_keys(vkc_key_type type, const void* a, const void* b, int descending
 void reference_sort(vkc_key_type type, const void* keys, void* sorted, size_t count, int descending);
 /* The stable permutation (a merge sort under compare_keys; equal keys keep input order). */
 void reference_argsort(vkc_key_type type, const void* keys, uint64_t* permutation, size_t count, int descending);
+/* The bits [begin_bit, end_bit) of a key's ordered image (vkc_sort_options_set_bits, written
+ * from its documentation), as a number; end_bit past the key's width means the width. */
+uint64_t ordered_bits(vkc_key_type type, const void* key, int descending, uint32_t begin_bit, uint32_t end_bit);
+/* The stable permutation that orders keys by ordered_bits alone. */
+void reference_argsort_bits(vkc_key_type type, const void* keys, uint64_t* permutation, size_t count, int descending,
+                            uint32_t begin_bit, uint32_t end_bit);
 /* Clears the sign bit of every NaN in a float array (a no-op for integer keys). */
 void clear_nan_signs(vkc_key_type type, void* keys, size_t count);
+
+/* ---- Checks of sorted arrays (sort_cases.c), which print what is wrong */
+
+/* Whether `output` is `input` sorted by the contract. */
+int expect_sorted(vkc_key_type type, const void* input, const void* output, size_t count, int descending,
+                  const char* what);
+/* Whether `permutation` (of `index_size`-byte indices) is the stable one. */
+int expect_stable_permutation(vkc_key_type type, const void* keys, const void* permutation, size_t index_size,
+                              size_t count, int descending, const char* what);
+/* Sorts n pairs of keys (few distinct ones) and their positions with `algorithm`, ascending, in
+ * place or into other arrays, and checks the keys sorted, each with its own value, and (radix)
+ * the values in the stable order. */
+void check_pairs(vkc_context* context, vkc_key_type key_type, vkc_value_type value_type, size_t n,
+                 vkc_sort_algorithm algorithm, int to_other_arrays);
 
 /* The index of the first element where the arrays differ, or -1. */
 long first_difference(const void* a, const void* b, size_t count, size_t element_size);

@@ -15,6 +15,10 @@ void case_sort_to(void);
 void case_pairs(void);
 void case_argsort_stability(void);
 void case_nan_and_zeros(void);
+void case_narrow_keys_every_algorithm(void);
+void case_narrow_pairs(void);
+void case_every_narrow_value(void);
+void case_bit_ranges(void);
 void case_streamed(void);
 void case_callback_failures(void);
 void case_progress(void);
@@ -35,6 +39,10 @@ static const struct {
     {"Pairs", case_pairs},
     {"ArgsortStability", case_argsort_stability},
     {"NaNAndZeros", case_nan_and_zeros},
+    {"NarrowKeysEveryAlgorithm", case_narrow_keys_every_algorithm},
+    {"NarrowPairs", case_narrow_pairs},
+    {"EveryNarrowValue", case_every_narrow_value},
+    {"BitRanges", case_bit_ranges},
     {"Streamed", case_streamed},
     {"CallbackFailures", case_callback_failures},
     {"Progress", case_progress},

@@ -8,8 +8,7 @@
 static const uint64_t sizes[] = {0, 1, 2, 1000, 100003};
 enum { SIZES = sizeof sizes / sizeof sizes[0] };
 
-/* Whether `output` is `input` sorted by the contract; prints the first wrong element. */
-static int expect_sorted(vkc_key_type type, const void* input, const void* output, size_t count, int descending,
+int expect_sorted(vkc_key_type type, const void* input, const void* output, size_t count, int descending,
                          const char* what) {
   void* expected = checked_malloc(count * key_size(type));
   reference_sort(type, input, expected, count, descending);
@@ -22,8 +21,7 @@ static int expect_sorted(vkc_key_type type, const void* input, const void* outpu
   return at < 0;
 }
 
-/* Whether `permutation` (of `index_size`-byte indices) is the stable one. */
-static int expect_stable_permutation(vkc_key_type type, const void* keys, const void* permutation, size_t index_size,
+int expect_stable_permutation(vkc_key_type type, const void* keys, const void* permutation, size_t index_size,
                                      size_t count, int descending, const char* what) {
   uint64_t* expected = checked_malloc(count * sizeof *expected);
   reference_argsort(type, keys, expected, count, descending);
@@ -141,7 +139,7 @@ static int expect_keys_with_their_values(vkc_key_type type, const void* input, c
   return ok;
 }
 
-static void check_pairs(vkc_context* context, vkc_key_type key_type, vkc_value_type value_type, size_t n,
+void check_pairs(vkc_context* context, vkc_key_type key_type, vkc_value_type value_type, size_t n,
                         vkc_sort_algorithm algorithm, int to_other_arrays) {
   const size_t key_bytes = n * key_size(key_type), value_bytes = n * (value_type == VKC_VALUE_U32 ? 4 : 8);
   void* input = checked_malloc(key_bytes);

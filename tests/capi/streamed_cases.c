@@ -140,6 +140,8 @@ void case_streamed(void) {
   vkc_context* context = test_context();
   check_sort_streamed(context, VKC_KEY_U32, STREAMED);
   check_sort_streamed(context, VKC_KEY_F64, 1000);
+  check_sort_streamed(context, VKC_KEY_BF16, STREAMED); /* 16-bit keys: chunks of an odd number of them */
+  check_sort_streamed(context, VKC_KEY_I8, 1001);
   check_pairs_streamed(context, STREAMED);
   check_argsort_streamed(context, STREAMED, 0);
   check_argsort_streamed(context, 1000, 1);

@@ -9,67 +9,14 @@
 #include <numeric>
 #include <sstream>
 
-#include "cli/run.hpp"
-#include "io/npy.hpp"
+#include "cli/sort_fixture.hpp"
 #include "io/numpy_python.hpp"
-#include "support/gpu_test.hpp"
 #include "vkc/sort.hpp"
 
 namespace vkc::test {
 namespace {
 
 using ::testing::HasSubstr;
-
-class CliSort : public GpuTest {
- protected:
-  void SetUp() override {
-    GpuTest::SetUp();
-    dir_ = scratch_dir();
-  }
-  void TearDown() override {
-    std::filesystem::remove_all(dir_);
-    GpuTest::TearDown();
-  }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-  template <class T>
-  std::vector<T> random(std::size_t n) {
-    auto rng = rng_for_current_test();
-    std::vector<T> v(n);
-    for (auto& x : v) x = static_cast<T>(static_cast<std::int64_t>(rng() % 2000001) - 1000000) / T(3);
-    return v;
-  }
-
-  template <class T>
-  void write_npy(const std::string& name, io::DType d, const std::vector<T>& v) {
-    io::write_npy(path(name), d, std::as_bytes(std::span(v)), {v.size()});
-  }
-
-  // Refused: non-zero exit, exactly one line naming `needle`, no output file.
-  void expect_refused(const std::string& args, const std::string& needle) {
-    const auto o = run_vkc(args, dir_);
-    EXPECT_NE(o.status, 0) << args;
-    EXPECT_EQ(line_count(o.err), 1) << o.err;
-    EXPECT_THAT(o.err, HasSubstr(needle)) << args;
-    for (const auto& entry : std::filesystem::directory_iterator(dir_)) {
-      EXPECT_THAT(entry.path().filename().string(), Not(HasSubstr("out"))) << "a file was left behind";
-    }
-  }
-
-  // Writes `keys` as an .npy input, sorts it with vkc (file to file: the streamed path) and
-  // checks the output against the library's own sort of the same keys.
-  template <class T>
-  void expect_cli_equals_library(io::DType type, std::vector<T> keys);
-
-  std::filesystem::path dir_;
-};
-
-// The whole output equals the reference: same length (an empty or truncated output fails), same bytes.
-template <class T>
-void expect_same_bytes(const io::Array& out, const std::vector<T>& expected, const std::string& what = "") {
-  ASSERT_EQ(out.bytes.size(), expected.size() * sizeof(T)) << what;
-  EXPECT_EQ(std::memcmp(out.bytes.data(), expected.data(), out.bytes.size()), 0) << what;
-}
 
 TEST_F(CliSort, SortsANpyFileLikeStdSort) {
   const auto keys = random<float>(100003);
@@ -177,18 +124,6 @@ TEST_F(CliSort, RefusesToOverwriteItsInput) {
   const auto before = io::read_npy(path("in.npy")).bytes;
   expect_refused("sort " + path("in.npy") + " -o " + path("in.npy"), "never modifies its input");
   EXPECT_EQ(io::read_npy(path("in.npy")).bytes, before);
-}
-
-template <class T>
-void CliSort::expect_cli_equals_library(io::DType type, std::vector<T> keys) {
-  write_npy("in.npy", type, keys);
-  const auto o = run_vkc("sort --order desc " + path("in.npy") + " -o " + path("out.npy"), dir_);
-  ASSERT_EQ(o.status, 0) << o.err;
-  vkc::sort(ctx(), std::span(keys), {.order = SortOrder::descending});
-  const io::Array result = io::read_npy(path("out.npy"));
-  EXPECT_EQ(result.dtype, type);
-  EXPECT_EQ(result.shape, std::vector<std::size_t>{keys.size()});
-  expect_same_bytes(result, keys, std::string(io::dtype_name(type)));
 }
 
 TEST_F(CliSort, FileToFileOutputIsTheLibrarysSortForEveryType) {

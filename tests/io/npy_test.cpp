@@ -25,7 +25,8 @@ using test::read_file;
 using test::to_bytes;
 using test::write_file;
 
-constexpr DType all_dtypes[] = {DType::u32, DType::i32, DType::f32, DType::u64, DType::i64, DType::f64};
+constexpr DType all_dtypes[] = {DType::u32, DType::i32, DType::f32, DType::u64, DType::i64, DType::f64,
+                                DType::u8,  DType::i8,  DType::u16, DType::i16, DType::f16};
 
 // An .npy file built by hand, the way NumPy lays it out: magic, version, little-endian header
 // length (2 bytes for 1.0, 4 for 2.0/3.0), the dict, spaces and '\n' up to a multiple of 64.
@@ -97,6 +98,12 @@ TEST(DTypes, HaveTheDocumentedNamesDescrsAndSizes) {
   EXPECT_EQ(npy_descr(DType::u64), "<u8");
   EXPECT_EQ(npy_descr(DType::i64), "<i8");
   EXPECT_EQ(npy_descr(DType::f64), "<f8");
+  EXPECT_EQ(npy_descr(DType::u8), "|u1");
+  EXPECT_EQ(npy_descr(DType::i8), "|i1");
+  EXPECT_EQ(npy_descr(DType::u16), "<u2");
+  EXPECT_EQ(npy_descr(DType::i16), "<i2");
+  EXPECT_EQ(npy_descr(DType::f16), "<f2");
+  EXPECT_EQ(dtype_name(DType::f16), "f16");
   for (DType dtype : all_dtypes) {
     EXPECT_EQ(dtype_size(dtype), static_cast<std::size_t>(npy_descr(dtype)[2] - '0')) << dtype_name(dtype);
   }
@@ -104,7 +111,8 @@ TEST(DTypes, HaveTheDocumentedNamesDescrsAndSizes) {
 
 TEST(DTypes, ParseRejectsOtherNames) {
   EXPECT_EQ(parse_dtype("U32"), std::nullopt);
-  EXPECT_EQ(parse_dtype("f16"), std::nullopt);
+  EXPECT_EQ(parse_dtype("bf16"), std::nullopt);  // no NumPy dtype: the CLI carries it as u16
+  EXPECT_EQ(parse_dtype("f8"), std::nullopt);
   EXPECT_EQ(parse_dtype("<u4"), std::nullopt);
   EXPECT_EQ(parse_dtype(""), std::nullopt);
 }
@@ -336,8 +344,22 @@ TEST_F(Npy, RejectsObjectDtype) {
                   "unsupported dtype '|O': object arrays");
 }
 
-TEST_F(Npy, RejectsHalfFloatBoolComplexAndByteDtypes) {
-  for (std::string descr : {"<f2", "|b1", "<c8", "|u1", "<U5"}) {
+TEST_F(Npy, ReadsEveryByteOrderSpellingOfOneByteDtypes) {
+  for (std::string descr : {"|u1", "<u1", ">u1", "=u1", "u1"}) {
+    write_file(path("b.npy"), npy_file(1, "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (3,), }", "abc"));
+    EXPECT_EQ(read_npy(path("b.npy")).dtype, DType::u8) << descr;
+  }
+  write_file(path("i.npy"), npy_file(1, "{'descr': '|i1', 'fortran_order': False, 'shape': (3,), }", "abc"));
+  EXPECT_EQ(read_npy(path("i.npy")).dtype, DType::i8);
+}
+
+TEST_F(Npy, RejectsBigEndianHalfFloats) {
+  expect_rejected(npy_file(1, "{'descr': '>f2', 'fortran_order': False, 'shape': (1,), }", "ab"),
+                  "unsupported dtype '>f2': big-endian");
+}
+
+TEST_F(Npy, RejectsBoolComplexStringAndVoidDtypes) {
+  for (std::string descr : {"|b1", "<c8", "<U5", "|V2"}) {
     expect_rejected(npy_file(1, "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (1,), }", "abcdefgh"),
                     "unsupported dtype '" + descr + "'");
   }
@@ -590,6 +612,35 @@ TEST_F(Npy, AgreesWithNumPy) {
   ASSERT_EQ(theirs.bytes.size(), 48u);
   std::memcpy(floats.data(), theirs.bytes.data(), 48);
   for (std::size_t i = 0; i < floats.size(); ++i) EXPECT_EQ(floats[i], static_cast<float>(i));
+}
+
+// NumPy writes arrays of each narrow dtype (bytes: 0, 1, 2, ...) and reads ours back.
+TEST_F(Npy, AgreesWithNumPyOnNarrowDtypes) {
+  const char* skip = std::getenv("VKC_SKIP_NUMPY");
+  if (skip && std::string(skip) == "1") GTEST_SKIP() << "VKC_SKIP_NUMPY=1";
+  const std::string python = vkc::test::numpy_python();
+  ASSERT_FALSE(python.empty()) << "python3 with numpy is needed (scripts/deps.sh installs python3-numpy; "
+                                  "VKC_SKIP_NUMPY=1 skips)";
+  const std::string script =
+      "import numpy as np, sys; d = sys.argv[1]\n"
+      "for t in ('u1', 'i1', 'u2', 'i2', 'f2'):\n"
+      "    np.save(f'{d}/theirs_{t}.npy', np.arange(24, dtype=np.uint8).view(t))\n"
+      "    ours = np.load(f'{d}/ours_{t}.npy')\n"
+      "    assert ours.dtype == np.dtype(t) and ours.shape == (2, 12 // ours.itemsize), (t, ours)\n"
+      "    assert ours.tobytes() == bytes(range(24)), t\n";
+  for (const DType dtype : {DType::u8, DType::i8, DType::u16, DType::i16, DType::f16}) {
+    std::vector<std::byte> bytes(24);
+    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<std::byte>(i);
+    write_npy(path("ours_" + std::string(npy_descr(dtype).substr(1)) + ".npy"), dtype, bytes, {2, 12 / dtype_size(dtype)});
+  }
+  write_file(path("check.py"), script);
+  ASSERT_EQ(std::system((python + " '" + path("check.py").string() + "' '" + dir_.string() + "'").c_str()), 0);
+  for (const DType dtype : {DType::u8, DType::i8, DType::u16, DType::i16, DType::f16}) {
+    const Array theirs = read_npy(path("theirs_" + std::string(npy_descr(dtype).substr(1)) + ".npy"));
+    EXPECT_EQ(theirs.dtype, dtype) << dtype_name(dtype);
+    EXPECT_EQ(theirs.shape, (std::vector<std::size_t>{24 / dtype_size(dtype)}));
+    for (std::size_t i = 0; i < theirs.bytes.size(); ++i) EXPECT_EQ(theirs.bytes[i], static_cast<std::byte>(i));
+  }
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -27,11 +28,34 @@ struct SortArgs {
   std::string algorithm = "auto";
   std::string order = "asc";
   std::string type;
+  std::string bits;  // "BEGIN:END", or empty: every bit
   bool argsort = false;
   bool no_sync = false;
   std::filesystem::path input;
   std::filesystem::path output;
 };
+
+// The key types --type names, in the order of the help text.
+constexpr KeyType kKeyTypes[] = {KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64, KeyType::i64, KeyType::f64,
+                                 KeyType::u8,  KeyType::i8,  KeyType::u16, KeyType::i16, KeyType::f16, KeyType::bf16};
+
+std::vector<std::string> key_type_names() {
+  std::vector<std::string> names;
+  for (const KeyType type : kKeyTypes) names.emplace_back(to_string(type));
+  return names;
+}
+
+KeyType parse_key_type(const std::string& name) {
+  for (const KeyType type : kKeyTypes) {
+    if (to_string(type) == name) return type;
+  }
+  throw Error("--type " + name + ": not a key type");  // CLI11's check comes first
+}
+
+// The element type of files of `type` keys: its own, or for bf16, which NumPy lacks, its bits as u16.
+io::DType file_dtype(KeyType type) {
+  return type == KeyType::bf16 ? io::DType::u16 : *io::parse_dtype(to_string(type));
+}
 
 KeyType key_type_of(io::DType d) {
   switch (d) {
@@ -41,8 +65,57 @@ KeyType key_type_of(io::DType d) {
     case io::DType::u64: return KeyType::u64;
     case io::DType::i64: return KeyType::i64;
     case io::DType::f64: return KeyType::f64;
+    case io::DType::u8: return KeyType::u8;
+    case io::DType::i8: return KeyType::i8;
+    case io::DType::u16: return KeyType::u16;
+    case io::DType::i16: return KeyType::i16;
+    case io::DType::f16: return KeyType::f16;
   }
   return KeyType::u32;
+}
+
+// What the keys are: --type where given (checked against a .npy file's dtype by open_keys),
+// else the .npy file's dtype.
+KeyType keys_type(const SortArgs& args, const io::ArrayReader& reader) {
+  return args.type.empty() ? key_type_of(reader.dtype()) : parse_key_type(args.type);
+}
+
+// A .npy file of `dtype` holds keys of --type `type`: its own dtype, or 16-bit integers for
+// bf16 (the bits of bfloat16 keys, as NumPy users keep them).
+bool npy_holds(io::DType dtype, KeyType type) {
+  if (type == KeyType::bf16) return dtype == io::DType::u16 || dtype == io::DType::i16;
+  return dtype == file_dtype(type);
+}
+
+// The bit range of --bits "BEGIN:END" (two decimal bit positions), checked against the key's
+// width and the algorithm: ranges are radix sorts only.
+std::pair<std::uint32_t, std::uint32_t> parse_bits(const std::string& text) {
+  const auto colon = text.find(':');
+  std::uint32_t begin = 0, end = 0;
+  const auto number = [](std::string_view digits, std::uint32_t& value) {
+    const auto [at, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    return !digits.empty() && error == std::errc{} && at == digits.data() + digits.size();
+  };
+  const std::string_view all(text);
+  if (colon == std::string::npos || !number(all.substr(0, colon), begin) || !number(all.substr(colon + 1), end)) {
+    throw Error("--bits '" + text + "': expected BEGIN:END, two bit positions such as 0:16");
+  }
+  return {begin, end};
+}
+
+void apply_bits(const SortArgs& args, KeyType type, SortOptions& options) {
+  if (args.bits.empty()) return;
+  const auto [begin, end] = parse_bits(args.bits);
+  const std::uint32_t width = key_bits(type);
+  if (begin > end || end > width) {
+    throw Error("--bits " + args.bits + ": " + std::string(to_string(type)) + " keys have " + std::to_string(width) +
+                " bits (0 <= BEGIN <= END <= " + std::to_string(width) + ")");
+  }
+  if (options.algorithm != SortAlgorithm::automatic && options.algorithm != SortAlgorithm::radix) {
+    throw Error("--bits sorts by radix only, not --algo " + args.algorithm + " (use auto or radix)");
+  }
+  options.begin_bit = begin;
+  options.end_bit = end;
 }
 
 // odd_even's merge-split rounds grow with n / B: past this it is the wrong tool (bench's default).
@@ -60,11 +133,13 @@ bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
 // Opens INPUT ("-": standard input) and reads its .npy header, or notes raw input of --type;
 // checks what the header says before any data is read.
 std::unique_ptr<io::ArrayReader> open_keys(const SortArgs& args) {
-  const std::optional<io::DType> type = args.type.empty() ? std::nullopt : io::parse_dtype(args.type);
-  auto reader = std::make_unique<io::ArrayReader>(args.input, io::InputFormat::detect, type.value_or(io::DType::u32));
+  const std::optional<KeyType> type =
+      args.type.empty() ? std::nullopt : std::optional(parse_key_type(args.type));
+  auto reader = std::make_unique<io::ArrayReader>(args.input, io::InputFormat::detect,
+                                                  type ? file_dtype(*type) : io::DType::u32);
   const std::string name = args.input.string();
   if (!reader->is_npy() && !type) throw Error(name + ": not a .npy file; give --type for raw binary input");
-  if (reader->is_npy() && type && *type != reader->dtype()) {
+  if (reader->is_npy() && type && !npy_holds(reader->dtype(), *type)) {
     throw Error(name + ": holds " + std::string(io::dtype_name(reader->dtype())) + ", not --type " + args.type);
   }
   if (reader->is_npy() && reader->shape().size() != 1) {
@@ -108,9 +183,9 @@ void sort_keys(Context& ctx, const SortArgs& args, const io::ArrayReader& reader
                const HostWrite& write, const SortOptions& options) {
   const std::uint64_t n = *reader.count();
   if (args.argsort) {
-    argsort64_streamed(ctx, key_type_of(reader.dtype()), read, write, n, options);
+    argsort64_streamed(ctx, keys_type(args, reader), read, write, n, options);
   } else {
-    sort_streamed(ctx, key_type_of(reader.dtype()), read, write, n, options);
+    sort_streamed(ctx, keys_type(args, reader), read, write, n, options);
   }
 }
 
@@ -186,10 +261,10 @@ void sort_in_memory(Context& ctx, const SortArgs& args, const Common& common, io
   if (!counted) check_count(args, common, type, keys.count());
   progress("vkc sort: sorting " + std::to_string(keys.count()) + " keys on " + ctx.info().name);
   if (args.argsort) {
-    const auto perm = argsort64(ctx, key_type_of(type), keys.bytes.data(), keys.count(), options);
+    const auto perm = argsort64(ctx, keys_type(args, reader), keys.bytes.data(), keys.count(), options);
     io::write_npy(out, io::DType::u64, std::as_bytes(std::span(perm)), {perm.size()});
   } else {
-    sort(ctx, key_type_of(type), keys.bytes.data(), keys.count(), options);
+    sort(ctx, keys_type(args, reader), keys.bytes.data(), keys.count(), options);
     if (reader.is_npy()) {
       io::write_npy(out, keys.dtype, keys.bytes, keys.shape);
     } else {
@@ -253,6 +328,7 @@ void run_sort(const SortArgs& args, const Common& common) {
   }
   io::check_output(args.output, common.force);
   const auto reader = open_keys(args);
+  apply_bits(args, keys_type(args, *reader), options);
   const io::DType type = reader->dtype();
   if (reader->count()) check_count(args, common, type, *reader->count());
   if (reader->count()) options.progress = terminal_progress(*reader->count() * io::dtype_size(type));
@@ -279,10 +355,17 @@ void register_sort(CLI::App& app, Common& common) {
   cmd->add_flag("--no-sync", args->no_sync,
                 "do not wait for the output to reach the disk before renaming it into place (after a power "
                 "loss the output may be empty or old)");
-  cmd->add_option("--type", args->type, "key type of raw input: u32, i32, f32, u64, i64, f64")
-      ->check(CLI::IsMember({"u32", "i32", "f32", "u64", "i64", "f64"}));
+  cmd->add_option("--type", args->type,
+                  "key type: u32, i32, f32, u64, i64, f64, u8, i8, u16, i16, f16 or bf16 (bfloat16); needed for raw "
+                  "input; for .npy it must be the file's dtype, except bf16, which reads <u2 or <i2 as bfloat16 bits")
+      ->check(CLI::IsMember(key_type_names()));
+  cmd->add_option("--bits", args->bits,
+                  "BEGIN:END: sort by bits [BEGIN, END) of each key's ordered image alone, as CUB's begin_bit and "
+                  "end_bit (include/vkc/sort.hpp says what the image is for signed and float keys); radix only")
+      ->type_name("BEGIN:END");
   cmd->add_option("INPUT", args->input,
-                  "keys: .npy (<u4 <i4 <f4 <u8 <i8 <f8, 1-D) or raw little-endian; - reads standard input")
+                  "keys: .npy (<u4 <i4 <f4 <u8 <i8 <f8 |u1 |i1 <u2 <i2 <f2, 1-D) or raw little-endian; - reads "
+                  "standard input")
       ->required();
   cmd->add_option("-o,--output", args->output,
                   "where to write the result (same format as INPUT); - is standard output; a file is replaced "
