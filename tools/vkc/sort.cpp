@@ -133,13 +133,12 @@ bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
 // Opens INPUT ("-": standard input) and reads its .npy header, or notes raw input of --type;
 // checks what the header says before any data is read.
 std::unique_ptr<io::ArrayReader> open_keys(const SortArgs& args) {
-  const std::optional<KeyType> type =
-      args.type.empty() ? std::nullopt : std::optional(parse_key_type(args.type));
-  auto reader = std::make_unique<io::ArrayReader>(args.input, io::InputFormat::detect,
-                                                  type ? file_dtype(*type) : io::DType::u32);
+  const bool typed = !args.type.empty();
+  const KeyType type = typed ? parse_key_type(args.type) : KeyType::u32;
+  auto reader = std::make_unique<io::ArrayReader>(args.input, io::InputFormat::detect, file_dtype(type));
   const std::string name = args.input.string();
-  if (!reader->is_npy() && !type) throw Error(name + ": not a .npy file; give --type for raw binary input");
-  if (reader->is_npy() && type && !npy_holds(reader->dtype(), *type)) {
+  if (!reader->is_npy() && !typed) throw Error(name + ": not a .npy file; give --type for raw binary input");
+  if (reader->is_npy() && typed && !npy_holds(reader->dtype(), type)) {
     throw Error(name + ": holds " + std::string(io::dtype_name(reader->dtype())) + ", not --type " + args.type);
   }
   if (reader->is_npy() && reader->shape().size() != 1) {
