@@ -28,71 +28,22 @@ class CliNarrowSort : public CliSort {
   }
 };
 
-// NumPy's side of the tests: the contract's order (include/vkc/sort.hpp) from NumPy's stable
-// sorts (np.lexsort is stable), and the ordered image that --bits masks, from its definition.
-const std::string kReference = R"(
+// NumPy's side of the tests: the references of the Python package's tests (python/tests/
+// reference.py: the contract's order from NumPy's stable sorts, and the ordered image that
+// --bits masks, written from its definition), saved as the files vkc's outputs must equal.
+const std::string kReference = std::string(R"(
 import numpy as np, sys
 d = sys.argv[1]
+sys.path.insert(0, ')") + VKC_PYTHON_TESTS_DIR + R"(')
+from reference import (bit_range_order, narrowed_bfloat16, sorted_reference, stable_order, widened_bfloat16,
+                       with_nan_signs_cleared)
 rng = np.random.default_rng(51)
 
-def bits_of(x):
-    return x.view(f'u{x.itemsize}')
-
-def sign_of(x):
-    return bits_of(x).dtype.type(1 << (8 * x.itemsize - 1))
-
-def contract_order(x, descending):
-    """The stable permutation: integers by value; floats by value, -0.0 before +0.0 ascending
-    (after it descending), NaNs last in both orders, among themselves by their bits without the
-    sign, ascending."""
-    if x.dtype.kind != 'f':
-        v = x.astype(np.int64)
-        return np.argsort(-v if descending else v, kind='stable')
-    nan = np.isnan(x)
-    value = np.where(nan, 0, x).astype(np.float64)
-    negative = np.signbit(x) & ~nan
-    payload = np.where(nan, bits_of(x) & ~sign_of(x), 0)
-    if descending:
-        return np.lexsort((negative, -value, payload, nan))
-    return np.lexsort((~negative, value, payload, nan))
-
-def permuted(x, order):
-    """x in `order`, every NaN's sign bit cleared (as the library writes NaNs)."""
-    out = x[order].copy()
-    if x.dtype.kind == 'f':
-        bits_of(out)[np.isnan(out)] &= ~sign_of(x)
-    return out
-
-def ordered_image(x, descending):
-    """The unsigned word whose ascending order is the contract's (SortOptions::begin_bit)."""
-    width = 8 * x.itemsize
-    u = bits_of(x).astype(np.uint64)
-    sign, full = np.uint64(1 << (width - 1)), np.uint64((1 << width) - 1)
-    nan = np.isnan(x) if x.dtype.kind == 'f' else np.zeros(x.shape, bool)
-    if x.dtype.kind == 'u':
-        image = u
-    elif x.dtype.kind == 'i':
-        image = u ^ sign
-    else:
-        image = np.where(nan, u | sign, np.where(u & sign, ~u & full, u | sign))
-    return np.where(nan | (not descending), image, ~image & full)
-
-def range_order(x, descending, begin, end):
-    mask = np.uint64(((1 << end) - 1) & ~((1 << begin) - 1))
-    return np.argsort(ordered_image(x, descending) & mask, kind='stable')
-
-def widened_bf16(bits):
-    return (bits.astype(np.uint32) << 16).view(np.float32)
-
-def narrowed_bf16(wide):
-    return (wide.view(np.uint32) >> 16).astype(np.uint16)
-
 def save_references(name, x, keys_of=lambda k: k):
-    """x sorted both ways (keys, and the permutation as argsort writes it)."""
+    """x sorted both ways: the keys, and the permutation as argsort writes it."""
     for order in ('asc', 'desc'):
-        p = contract_order(x, order == 'desc')
-        np.save(f'{d}/{order}_{name}.npy', keys_of(permuted(x, p)))
-        np.save(f'{d}/arg_{order}_{name}.npy', p.astype(np.uint64))
+        np.save(f'{d}/{order}_{name}.npy', keys_of(sorted_reference(x, order == 'desc')))
+        np.save(f'{d}/arg_{order}_{name}.npy', stable_order(x, order == 'desc').astype(np.uint64))
 )";
 
 TEST_F(CliNarrowSort, NpyOfEveryNarrowDtypeSortsAsNumPyInBothOrders) {
@@ -125,7 +76,7 @@ bits = rng.permutation(np.concatenate([np.arange(1 << 16, dtype=np.uint16),
                                        rng.integers(0, 1 << 16, 100000, dtype=np.uint16)]))
 bits.tofile(f'{d}/in.bf16')
 np.save(f'{d}/in_bf16.npy', bits)
-save_references('bf16', widened_bf16(bits), narrowed_bf16)
+save_references('bf16', widened_bfloat16(bits), narrowed_bfloat16)
 for order in ('asc', 'desc'):
     np.load(f'{d}/{order}_bf16.npy').tofile(f'{d}/{order}.bf16')
 )");
@@ -147,12 +98,12 @@ for t, order, begin, end in cases:
     x = rng.integers(0, 1 << (8 * np.dtype(t).itemsize), 50001).astype(f'u{t[1]}').view(t)
     name = f'{t}_{order}_{begin}_{end}'
     np.save(f'{d}/in_{name}.npy', x)
-    p = range_order(x, order == 'desc', begin, end)
-    np.save(f'{d}/keys_{name}.npy', permuted(x, p))
+    p = bit_range_order(x, begin, end, order == 'desc')
+    np.save(f'{d}/keys_{name}.npy', with_nan_signs_cleared(x[p]))
     np.save(f'{d}/perm_{name}.npy', p.astype(np.uint64))
 bits = rng.integers(0, 1 << 16, 50001, dtype=np.uint16)
 np.save(f'{d}/in_bf16.npy', bits)
-p = range_order(widened_bf16(bits), True, 16 + 2, 16 + 11)  # the same bits of the upper half
+p = bit_range_order(widened_bfloat16(bits), 16 + 2, 16 + 11, True)  # the same bits of the upper half
 np.save(f'{d}/perm_bf16.npy', p.astype(np.uint64))
 )");
   const std::pair<std::string, std::string> cases[] = {{"i2_asc_4_12", "--bits 4:12"},
