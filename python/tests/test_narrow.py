@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import vkcompute
-from reference import (assert_same_keys, bits_of, narrowed_bfloat16, random_keys, sorted_reference, stable_order,
-                       widened_bfloat16, with_nan_signs_cleared)
+from reference import (assert_same_keys, bit_range_order, bits_of, narrowed_bfloat16, random_keys, sorted_reference,
+                       stable_order, widened_bfloat16)
 
 NARROW_DTYPES = [np.uint8, np.int8, np.uint16, np.int16, np.float16]
 # vkc_key_type of each (include/vkc/vkc.h).
@@ -194,3 +194,18 @@ def test_bfloat16_tensor_pairs_out_and_values(rng):
     out = t.clone()
     assert vkcompute.sort(out, out=out) is out
     assert torch.equal(out, torch.sort(t, stable=True).values)
+
+
+def test_narrow_keys_and_bit_ranges_past_the_device_memory_limit_sort_as_in_memory(rng):
+    # 1.2 MB of float16 keys (and argsort's 8-byte indices) under a 1 MiB limit: sorted in runs
+    # and merged, with the same result as the reference, stability included.
+    a = rng.choice(random_keys(rng, np.float16, 50), size=600001)
+    with vkcompute.Context(memory_limit=1 << 20, validation=True, quiet=True) as small:
+        totals = set()
+        result = vkcompute.sort(a, descending=True, context=small, progress=lambda done, total: totals.add(total))
+        assert_same_keys(result, sorted_reference(a, True))
+        assert totals == {2 * a.size}  # each key counted twice: sorted in its run, then in its part
+        np.testing.assert_array_equal(vkcompute.argsort(a, context=small), stable_order(a))
+        ranged = vkcompute.argsort(a, begin_bit=4, end_bit=13, context=small)
+        np.testing.assert_array_equal(ranged, bit_range_order(a, 4, 13))
+        assert small.take_validation_messages() == []
