@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["as_host_array", "as_writable_array", "refuse_device_array", "key_plan", "wrap_result", "AxisError", "KEY_TYPES_TEXT",
-           "Kind"]
+__all__ = ["as_host_array", "as_writable_array", "refuse_device_array", "key_plan", "wrap_result", "AxisError", "KEY_TYPES_TEXT"]
 
 try:  # NumPy 2
     AxisError = np.exceptions.AxisError
@@ -85,8 +84,9 @@ def refuse_device_array(obj) -> None:
 def as_host_array(obj):
     """(ndarray viewing obj without a copy where NumPy can, the Kind of obj).
 
-    NumPy arrays come through as they are; torch CPU tensors through DLPack; anything else
-    through np.asarray (the buffer protocol, __array__, __array_interface__, sequences).
+    NumPy arrays come through as they are; torch CPU tensors through DLPack (a torch.bfloat16
+    one as its bits, a uint16 view, Kind.TORCH_BFLOAT16); anything else through np.asarray
+    (the buffer protocol, __array__, __array_interface__, sequences).
     Arrays on a GPU raise TypeError."""
     if type(obj) is np.ndarray:
         return obj, Kind.NUMPY

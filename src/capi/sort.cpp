@@ -92,8 +92,8 @@ void require_32_bit_indices(std::uint64_t count) {
 }
 
 // A bit range narrower than the key (vkc_sort_options_set_bits) is for radix alone, and starts
-// within the key; the library would throw a plain Error for the first, and sort nothing for the
-// second, where the caller surely meant something else.
+// within the key: both the caller's mistakes, refused as such here (the library would fail with
+// a plain Error, VKC_ERROR_FAILED).
 void require_bits_fit(KeyType type, const SortOptions& options) {
   const std::uint32_t width = vkc::key_bits(type);
   if (options.begin_bit == 0 && options.end_bit >= width) return;

@@ -87,8 +87,7 @@ bool npy_holds(io::DType dtype, KeyType type) {
   return dtype == file_dtype(type);
 }
 
-// The bit range of --bits "BEGIN:END" (two decimal bit positions), checked against the key's
-// width and the algorithm: ranges are radix sorts only.
+// The two decimal bit positions of --bits "BEGIN:END".
 std::pair<std::uint32_t, std::uint32_t> parse_bits(const std::string& text) {
   const auto colon = text.find(':');
   std::uint32_t begin = 0, end = 0;
@@ -103,6 +102,8 @@ std::pair<std::uint32_t, std::uint32_t> parse_bits(const std::string& text) {
   return {begin, end};
 }
 
+// Sets the range of --bits, given, after checking it against the key's width and the
+// algorithm (ranges are radix sorts only) before any work.
 void apply_bits(const SortArgs& args, KeyType type, SortOptions& options) {
   if (args.bits.empty()) return;
   const auto [begin, end] = parse_bits(args.bits);
