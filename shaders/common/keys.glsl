@@ -51,6 +51,28 @@ uvec2 from_ordered64(uvec2 t, uint kind, bool descending) {
   return u;
 }
 
+// The same maps for keys of `width` bits (8 or 16) in the low bits of a word, whose float
+// exponent field is `exponent` (f16: 0x7C00, bf16: 0x7F80): what narrow keys sort as
+// (sort/narrow_keys/). A NaN maps to its positive pattern with the sign bit set, above +inf in
+// both orders, and back to that positive pattern.
+uint to_ordered_narrow(uint bits, uint width, uint kind, uint exponent, bool descending) {
+  const uint sign = 1u << (width - 1u), all = (1u << width) - 1u;
+  if (kind == KEY_KIND_FLOAT && (bits & ~sign) > exponent) return bits | sign;
+  uint t = bits;
+  if (kind == KEY_KIND_INT) t ^= sign;
+  if (kind == KEY_KIND_FLOAT) t = (bits & sign) != 0u ? ~bits & all : bits | sign;
+  return descending ? ~t & all : t;
+}
+
+uint from_ordered_narrow(uint t, uint width, uint kind, uint exponent, bool descending) {
+  const uint sign = 1u << (width - 1u), all = (1u << width) - 1u;
+  if (kind == KEY_KIND_FLOAT && t > (sign | exponent)) return t & ~sign;
+  const uint u = descending ? ~t & all : t;
+  if (kind == KEY_KIND_INT) return u ^ sign;
+  if (kind == KEY_KIND_FLOAT) return (u & sign) != 0u ? u ^ sign : ~u & all;
+  return u;
+}
+
 // The largest ordered word: stands in for positions past the end of the array, which sort last.
 const uint ORDERED32_MAX = 0xFFFFFFFFu;
 

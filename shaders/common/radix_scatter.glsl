@@ -41,6 +41,8 @@ layout(constant_id = RADIX_SCATTER_COPYING) const bool COPYING = false;         
 layout(constant_id = RADIX_SCATTER_PACKED_RANKS) const bool PACKED_RANKS = false;  // see RANK_WORDS
 layout(constant_id = RADIX_SCATTER_TICKETS) const bool TICKETS = true;             // see take_ticket
 layout(constant_id = RADIX_SCATTER_AGGREGATES_ONLY) const bool AGGREGATES_ONLY = false;  // see resolve_digit
+layout(constant_id = RADIX_SCATTER_RANGE_LOW) const uint RANGE_LOW = 0xFFFFFFFFu;
+layout(constant_id = RADIX_SCATTER_RANGE_HIGH) const uint RANGE_HIGH = 0xFFFFFFFFu;
 
 const uint WG = gl_WorkGroupSize.x;
 const uint TILE = WG * ITEMS;

@@ -1,7 +1,8 @@
 // The specialization-constant ids of the sort path's kernels outside any one algorithm:
-// sort/iota.comp (argsort's initial values, src/sort/sort.cpp) and sort/run_search.comp (the
-// boundaries of a merged order in sorted runs, src/sort/out_of_core.cpp), shared by that host
-// code and the kernels. Only macros, so that C++ may include it at any scope.
+// sort/iota.comp (argsort's initial values, src/sort/sort.cpp), sort/run_search.comp (the
+// boundaries of a merged order in sorted runs, src/sort/out_of_core.cpp) and sort/narrow_keys/
+// (8- and 16-bit keys to and from their ordered images, src/sort/narrow_keys.cpp), shared by
+// that host code and the kernels. Only macros, so that C++ may include it at any scope.
 #ifndef VKC_SORT_LAYOUT_H
 #define VKC_SORT_LAYOUT_H
 
@@ -16,6 +17,17 @@
 #define RUN_SEARCH_KEY_WORDS 1  // 1: 32-bit keys, 2: 64-bit keys (key_layout.h)
 #define RUN_SEARCH_KEY_KIND 2   // KEY_KIND_* (key_layout.h)
 #define RUN_SEARCH_DESCENDING 3
-#define RUN_SEARCH_CONSTANTS 4
+#define RUN_SEARCH_KEY_BITS 4   // 8 or 16: packed narrow keys; 32 otherwise
+#define RUN_SEARCH_EXPONENT 5   // narrow floats: the exponent field (keys.glsl, to_ordered_narrow)
+#define RUN_SEARCH_RANGE_LOW 6  // the bits of the ordered key that count (SortOptions::begin_bit, end_bit)
+#define RUN_SEARCH_RANGE_HIGH 7
+#define RUN_SEARCH_CONSTANTS 8
+
+// narrow_keys/widen.comp and narrow_keys/narrow.comp
+#define NARROW_KEY_BITS 1    // 8 or 16
+#define NARROW_KEY_KIND 2    // KEY_KIND_* (key_layout.h)
+#define NARROW_EXPONENT 3    // floats: the exponent field, all ones
+#define NARROW_DESCENDING 4
+#define NARROW_CONSTANTS 5
 
 #endif

@@ -12,6 +12,10 @@ layout(local_size_x_id = SORT_SC_WORKGROUP) in;
 layout(constant_id = RUN_SEARCH_KEY_WORDS) const uint KEY_WORDS = 1;
 layout(constant_id = RUN_SEARCH_KEY_KIND) const uint KEY_KIND = KEY_KIND_UINT;
 layout(constant_id = RUN_SEARCH_DESCENDING) const bool DESCENDING = false;
+layout(constant_id = RUN_SEARCH_KEY_BITS) const uint KEY_BITS = 32;
+layout(constant_id = RUN_SEARCH_EXPONENT) const uint EXPONENT = 0;
+layout(constant_id = RUN_SEARCH_RANGE_LOW) const uint RANGE_LOW = 0xFFFFFFFFu;
+layout(constant_id = RUN_SEARCH_RANGE_HIGH) const uint RANGE_HIGH = 0xFFFFFFFFu;
 
 layout(std430, binding = 0) readonly restrict buffer Run { uint run[]; };
 // (ordered key low word, high word (0 for 32-bit keys), 1 for `after`, unused)
@@ -23,11 +27,19 @@ layout(push_constant) uniform Push {
   uint first_position;  // where this run's positions start in binding 2
 } pc;
 
-// The ordered key at position i as (low, high) words.
-uvec2 ordered_key(uint i) {
+// The ordered key at position i as (low, high) words, cut to the bit range. Narrow keys lie
+// packed, 32 / KEY_BITS to a word (narrow_keys.glsl).
+uvec2 unmasked_ordered_key(uint i) {
+  if (KEY_BITS < 32u) {
+    const uint per_word = 32u / KEY_BITS;
+    const uint bits = (run[i / per_word] >> ((i % per_word) * KEY_BITS)) & ((1u << KEY_BITS) - 1u);
+    return uvec2(to_ordered_narrow(bits, KEY_BITS, KEY_KIND, EXPONENT, DESCENDING), 0u);
+  }
   if (KEY_WORDS == 1) return uvec2(to_ordered32(run[i], KEY_KIND, DESCENDING), 0u);
   return to_ordered64(uvec2(run[2u * i], run[2u * i + 1u]), KEY_KIND, DESCENDING);
 }
+
+uvec2 ordered_key(uint i) { return unmasked_ordered_key(i) & uvec2(RANGE_LOW, RANGE_HIGH); }
 
 bool less(uvec2 a, uvec2 b) { return a.y < b.y || (a.y == b.y && a.x < b.x); }
 

@@ -1,8 +1,10 @@
 // Choosing the algorithm: the table of implementations and the `automatic` rule.
+#include <algorithm>
 #include <string>
 
 #include "sort/algorithm.hpp"
 #include "sort/key_types.hpp"
+#include "sort/narrow_keys.hpp"
 
 namespace vkc::sorting {
 namespace {
@@ -25,6 +27,17 @@ const Algorithm* lookup(SortAlgorithm id) {
 std::uint64_t radix_crossover(const DeviceInfo& device) {
   if (device.is_software()) return 1u << 12;
   return device.vendor_id == kVendorNvidia ? (1u << 13) : (1u << 14);
+}
+
+// Whether desc names a bit range narrower than its keys; throws Error for a range that is not one.
+bool has_bit_range(const SortDesc& desc) {
+  const std::uint32_t width = key_bits(desc.key_type);
+  const std::uint32_t begin = desc.options.begin_bit, end = std::min(desc.options.end_bit, width);
+  if (begin > end) {
+    throw Error("bit range: begin_bit " + std::to_string(begin) + " is past end_bit " + std::to_string(end) +
+                " (keys of " + std::to_string(width) + " bits)");
+  }
+  return begin > 0 || end < width;
 }
 
 }  // namespace
@@ -62,13 +75,17 @@ std::vector<TemporaryBound> constant_temporary(std::uint64_t bytes) { return {{U
 
 const Algorithm& choose(const DeviceInfo& device, const SortDesc& desc) {
   SortAlgorithm id = desc.options.algorithm;
+  const bool bit_range = has_bit_range(desc);
   if (id == SortAlgorithm::automatic) {
     const bool large = desc.max_count > radix_crossover(device);
-    id = large && lookup(SortAlgorithm::radix) ? SortAlgorithm::radix : SortAlgorithm::bitonic;
+    id = (large || bit_range) && lookup(SortAlgorithm::radix) ? SortAlgorithm::radix : SortAlgorithm::bitonic;
+  }
+  if (bit_range && id != SortAlgorithm::radix) {
+    throw Error("a bit range (begin_bit, end_bit) sorts with radix only, not " + std::string(to_string(id)));
   }
   const Algorithm* algorithm = lookup(id);
   if (!algorithm) throw Error("sort algorithm '" + std::string(to_string(id)) + "' is not available in this build");
-  return *algorithm;
+  return is_narrow(desc.key_type) ? for_narrow_keys(*algorithm) : *algorithm;
 }
 
 }  // namespace vkc::sorting

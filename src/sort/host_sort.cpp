@@ -9,6 +9,7 @@
 
 #include "core/state.hpp"
 #include "core/transfer.hpp"
+#include "sort/key_types.hpp"
 #include "sort/record.hpp"
 #include "sort/workspace.hpp"
 
@@ -89,7 +90,8 @@ class InCoreSort {
                planned.desc.max_count * value_bytes(planned.desc.value_type)},
         target_(sort_device(ctx)) {
     // Keys, values and temporary storage, kept by the Context between calls.
-    const std::uint64_t reusable_sizes[] = {sizes_[0], sizes_[1], planned.temporary_bytes()};
+    const std::uint64_t reusable_sizes[] = {device_key_bytes(planned.desc.key_type, planned.desc.max_count), sizes_[1],
+                                            planned.temporary_bytes()};
     const std::vector<Buffer>& reusable = workspace(ctx).reusable_buffers(reusable_sizes);
     buffers_[0] = reusable[0].handle();
     buffers_[1] = sizes_[1] ? reusable[1].handle() : VK_NULL_HANDLE;

@@ -92,6 +92,10 @@ constexpr bool is_narrow(KeyType type) {
   return with_key_type(type, [](auto row) { return row.narrow; });
 }
 
+/// Device bytes of `count` keys: whole 32-bit words, as the kernels read them (narrow keys lie
+/// packed in them).
+inline std::uint64_t device_key_bytes(KeyType type, std::uint64_t count) { return (count * key_bytes(type) + 3) / 4 * 4; }
+
 /// 32-bit words of a key: the KEY_WORDS constant.
 constexpr std::uint32_t key_words(KeyType type) {
   return with_key_type(type, [](auto row) { return row.words; });

@@ -138,11 +138,11 @@ class LargeSort {
     } catch (const Error&) {
       return false;  // the limit promised memory that the device did not give
     }
-    with_key_bits(desc_.key_type, [&](auto bits) { on_device(bits, runs, arrays, part_capacity); });
+    with_key_bits(desc_.key_type, desc_.options, [&](auto bits) { on_device(bits, runs, arrays, part_capacity); });
     return true;
   }
   void sort_through_host(std::uint64_t capacity) {
-    with_key_bits(desc_.key_type, [&](auto bits) { through_host(bits, capacity); });
+    with_key_bits(desc_.key_type, desc_.options, [&](auto bits) { through_host(bits, capacity); });
   }
 
  private:
@@ -207,11 +207,14 @@ class LargeSort {
   // in-core sort's: slots 0-2 (a part's keys and values, the temporary storage) are those an
   // in-core sort uses.
   DeviceArrays device_arrays(const std::vector<Span>& runs, std::uint64_t part_capacity) const {
-    const std::uint64_t part_keys = part_capacity * key_bytes_, part_values = part_capacity * value_bytes_;
+    const std::uint64_t part_keys = device_key_bytes(desc_.key_type, part_capacity);
+    const std::uint64_t part_values = part_capacity * value_bytes_;
     std::vector<std::uint64_t> sizes = {part_keys, part_values,
                                         sorting::device_bytes(ctx_.info(), desc_of(part_capacity)).temporary,
                                         part_keys, part_values};
-    for (const Span& run : runs) sizes.insert(sizes.end(), {run.count * key_bytes_, run.count * value_bytes_});
+    for (const Span& run : runs) {
+      sizes.insert(sizes.end(), {device_key_bytes(desc_.key_type, run.count), run.count * value_bytes_});
+    }
     const std::vector<Buffer>& b = workspace(ctx_).reusable_buffers(sizes);
     const auto values = [&](std::size_t slot) { return has_values() ? b[slot].handle() : VK_NULL_HANDLE; };
     DeviceArrays a{.part_keys = {b[0].handle(), b[3].handle()}, .part_values = {values(1), values(4)},
@@ -302,6 +305,13 @@ class LargeSort {
     c[RUN_SEARCH_KEY_WORDS] = key_words(desc_.key_type);
     c[RUN_SEARCH_KEY_KIND] = key_kind(desc_.key_type);
     c[RUN_SEARCH_DESCENDING] = desc_.options.order == SortOrder::descending;
+    with_key_type(desc_.key_type, [&](auto row) {
+      c[RUN_SEARCH_KEY_BITS] = row.narrow ? row.width : 32;
+      c[RUN_SEARCH_EXPONENT] = row.narrow ? static_cast<std::uint32_t>(row.exponent) : 0;
+      const std::uint64_t range = bit_range_mask(desc_.options.begin_bit, desc_.options.end_bit, row.width);
+      c[RUN_SEARCH_RANGE_LOW] = static_cast<std::uint32_t>(range);
+      c[RUN_SEARCH_RANGE_HIGH] = row.width == 64 ? static_cast<std::uint32_t>(range >> 32) : UINT32_MAX;
+    });
     const Pipeline& search = pipeline(ctx_, {.shader = shaders::sort_run_search,
                                              .specialization = std::move(c),
                                              .bindings = 3,

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/device.hpp"
+#include "sort/key_types.hpp"
 
 namespace vkc::sorting {
 namespace {
@@ -38,7 +39,7 @@ PlannedSort plan_radix_sort(const DeviceInfo& device, const SortDesc& desc, cons
 
 DeviceBytes device_bytes(const DeviceInfo& device, const Algorithm& algorithm, const SortDesc& desc) {
   const std::uint64_t n = desc.max_count;
-  return {n * key_bytes(desc.key_type), n * value_bytes(desc.value_type),
+  return {device_key_bytes(desc.key_type, n), n * value_bytes(desc.value_type),
           kScratchOffset + (n ? algorithm.temporary_bytes(device, desc) : 0)};
 }
 

@@ -19,6 +19,7 @@
 #include "core/loader.hpp"
 #include "core/pipeline.hpp"
 #include "sort/algorithm.hpp"
+#include "sort/key_bits.hpp"
 #include "sort/radix_policy.hpp"
 
 namespace vkc::sorting {
@@ -54,6 +55,15 @@ std::uint32_t words_of(ValueType value) { return static_cast<std::uint32_t>(valu
 // Doubles are sorted as the unsigned integers of their ordered form (the histogram makes it,
 // order_doubles undoes it), so that every 64-bit key moves one word at a time (SPLIT_KEY).
 KeyType kernel_key_type(KeyType key) { return key == KeyType::f64 ? KeyType::u64 : key; }
+
+// The RANGE_LOW and RANGE_HIGH constants (radix.glsl): the bits of the ordered key that count.
+struct RangeWords {
+  std::uint32_t low = UINT32_MAX, high = UINT32_MAX;
+};
+RangeWords range_words(const SortDesc& desc) {
+  const std::uint64_t mask = bit_range_mask(desc.options.begin_bit, desc.options.end_bit, key_bits(desc.key_type));
+  return {static_cast<std::uint32_t>(mask), key_bits(desc.key_type) == 64 ? static_cast<std::uint32_t>(mask >> 32) : UINT32_MAX};
+}
 
 // Where each piece of one sort's temporary storage lies, in bytes. The state comes first, so that
 // its header, which a sort leaves zero where it must be (radix.glsl), lies at the same place for
@@ -136,6 +146,7 @@ class RadixPlan final : public SortPlan {
         key_words_(words_of(desc.key_type)),
         value_words_(words_of(desc.value_type)),
         passes_(4 * key_words_),
+        range_(range_words(desc)),
         max_subgroups_(radix_max_subgroups(device, policy_.tile.workgroup)),
         storage_(storage_layout(policy_, key_words_, value_words_, desc.max_count)),
         temporary_bytes_(temporary_bytes_up_to(device, desc, storage_.total, edit)) {}
@@ -226,6 +237,8 @@ class RadixPlan final : public SortPlan {
     c[RADIX_HISTOGRAM_VECTOR_LOADS] = vectors;
     c[RADIX_HISTOGRAM_INTERLEAVED_PASSES] = whole.interleaved;
     c[RADIX_HISTOGRAM_PAIRED_FROM] = static_cast<std::uint32_t>(whole.paired_from);
+    c[RADIX_HISTOGRAM_RANGE_LOW] = range_.low;
+    c[RADIX_HISTOGRAM_RANGE_HIGH] = range_.high;
     const Pipeline& pipe = pipeline(ctx, {.shader = shaders::sort_radix_histogram,
                                           .specialization = std::move(c),
                                           .bindings = 3,
@@ -274,17 +287,17 @@ class RadixPlan final : public SortPlan {
     // The same pass over interleaved pairs (prepare gives it the workgroups instead where every
     // pass runs): its layouts are fixed by its index, and it never copies.
     constants = scatter_constants(job, /*copying=*/false);
-    constants.push_back(pass == 0 ? layout::PAIR_ROLE_TO_PAIRS
-                        : pass + 1 == passes_ ? layout::PAIR_ROLE_FROM_PAIRS
-                                              : layout::PAIR_ROLE_PAIRS);
+    constants[RADIX_SCATTER_PAIR_ROLE] = pass == 0              ? layout::PAIR_ROLE_TO_PAIRS
+                                         : pass + 1 == passes_ ? layout::PAIR_ROLE_FROM_PAIRS
+                                                               : layout::PAIR_ROLE_PAIRS;
     const Pipeline& paired = scatter_pipeline(ctx, shaders::sort_radix_scatter_interleaved_pairs, constants);
     dispatch_pass(r, paired, bindings, push, b, layout::STATE_PAIRED_DISPATCH + 3 * pass);
   }
 
-  // The scatter's constants by id (radix_layout.h), all but PAIR_ROLE.
+  // The scatter's constants by id (radix_layout.h), PAIR_ROLE left at 0.
   std::vector<std::uint32_t> scatter_constants(const Job& job, bool copying) const {
     const RadixPolicy& p = policy_;
-    std::vector<std::uint32_t> c(RADIX_SCATTER_PAIR_ROLE);
+    std::vector<std::uint32_t> c(RADIX_SCATTER_CONSTANTS);
     c[RADIX_SC_WORKGROUP] = p.tile.workgroup;
     c[RADIX_SCATTER_ITEMS] = p.tile.items;
     c[RADIX_SCATTER_KEY_WORDS] = key_words_;
@@ -302,6 +315,8 @@ class RadixPlan final : public SortPlan {
     c[RADIX_SCATTER_PACKED_RANKS] = p.packed_ranks;
     c[RADIX_SCATTER_TICKETS] = p.tickets;
     c[RADIX_SCATTER_AGGREGATES_ONLY] = p.aggregates_only;
+    c[RADIX_SCATTER_RANGE_LOW] = range_.low;
+    c[RADIX_SCATTER_RANGE_HIGH] = range_.high;
     return c;
   }
 
@@ -321,6 +336,8 @@ class RadixPlan final : public SortPlan {
     c[RADIX_UPSWEEP_KEY_WORDS] = key_words_;
     c[RADIX_UPSWEEP_KEY_KIND] = key_kind(job.key_type);
     c[RADIX_UPSWEEP_DESCENDING] = job.descending();
+    c[RADIX_UPSWEEP_RANGE_LOW] = range_.low;
+    c[RADIX_UPSWEEP_RANGE_HIGH] = range_.high;
     const Pipeline& pipe = pipeline(ctx, {.shader = shaders::sort_radix_upsweep,
                                           .specialization = std::move(c),
                                           .bindings = 4,
@@ -365,7 +382,9 @@ class RadixPlan final : public SortPlan {
 
   const DeviceInfo& device_;  // the context's, which outlives every plan
   RadixPolicy policy_;
-  std::uint32_t key_words_, value_words_, passes_, max_subgroups_;
+  std::uint32_t key_words_, value_words_, passes_;
+  RangeWords range_;
+  std::uint32_t max_subgroups_;
   StorageLayout storage_;
   std::uint64_t temporary_bytes_;
 };

@@ -11,6 +11,8 @@ layout(constant_id = RADIX_UPSWEEP_ITEMS) const uint ITEMS = 16;
 layout(constant_id = RADIX_UPSWEEP_KEY_WORDS) const uint KEY_WORDS = 1;
 layout(constant_id = RADIX_UPSWEEP_KEY_KIND) const uint KEY_KIND = 0;
 layout(constant_id = RADIX_UPSWEEP_DESCENDING) const bool DESCENDING = false;
+layout(constant_id = RADIX_UPSWEEP_RANGE_LOW) const uint RANGE_LOW = 0xFFFFFFFFu;
+layout(constant_id = RADIX_UPSWEEP_RANGE_HIGH) const uint RANGE_HIGH = 0xFFFFFFFFu;
 
 #include "grid.glsl"
 #include "radix.glsl"
