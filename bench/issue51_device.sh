@@ -4,7 +4,8 @@
 # output verified), for the new key types and a bit range, with u32 keys as the base.
 #
 #   bench/issue51_device.sh BUILD OUT [PEER]
-#     BUILD  the build folder: vkc-bench (BUILD/lib, if present, is searched first for libraries)
+#     BUILD  a build folder (-DVKC_BUILD_PEERS=ON), or a pack of one: vkc-bench (BUILD/lib, if
+#            present, is searched first for libraries)
 #     OUT    the folder for the CSVs (radix-CASE.csv, one row per size and series), env-issue51.txt,
 #            logs/ and summary.md (bench/issue51_summary.py), created if missing
 #     PEER   vkc-peer-cub-sort (default BUILD/peers/vkc-peer-cub-sort); `none`: ours alone
@@ -16,10 +17,31 @@
 # above, default all), ISSUE51_BUDGET_S (default 480: no case and size starts after this many
 # seconds, so that the call ends inside a 10-minute limit), ISSUE51_RUNS (timed runs, default 15).
 # Estimated at about 3 minutes on an H200 (most of it the CPU's: input, reference sorts, checks).
-# The Vulkan loader must be there: see /work/.library/device/README.md for carrying it (.gl).
+#
+#   bench/issue51_device.sh pack BUILD DEST
+#     copies what a run needs from a build folder made here (x86-64) into DEST, about 12 MiB:
+#     vkc-bench, peers/vkc-peer-cub-sort and lib/libtbb.so.12, which the GPU machine may lack.
+#
+# One device call (the pack and the Vulkan loader's .debs, .gl, named in `carry`; both folders
+# ignored through .git/info/exclude; the device README says how to fetch .gl):
+#   for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig;
+#   bench/issue51_device.sh .pack51 /tmp/i51; tar -czf $OUT/issue51.tgz -C /tmp i51;
+#   cp /tmp/i51/summary.md $OUT/
+# (a call brings back at most 8 files from $OUT: hence the one archive.)
 set -uo pipefail
 
-usage() { sed -n '2,20p' "$0" >&2; exit 2; }
+usage() { sed -n '2,30p' "$0" >&2; exit 2; }
+
+if [ "${1:-}" = pack ]; then
+  [ $# -eq 3 ] || usage
+  build=$2 dest=$3
+  tbb=$(ldd "$build/vkc-bench" | awk '/libtbb/ {print $3}')
+  rm -rf "$dest" && mkdir -p "$dest/lib" "$dest/peers" || exit 1
+  cp "$build/vkc-bench" "$dest/" && cp "$build/peers/vkc-peer-cub-sort" "$dest/peers/" || exit 1
+  [ -n "$tbb" ] && cp -L "$tbb" "$dest/lib/"
+  du -sh "$dest"
+  exit 0
+fi
 [ $# -ge 2 ] && [ $# -le 3 ] || usage
 BUILD=$1 OUT=$2
 PEER=${3:-$BUILD/peers/vkc-peer-cub-sort}
