@@ -20,7 +20,7 @@ def ms_of(rows, n):
 
 
 def narrow_targets(folder):
-    u32 = s.radix_rows(folder, "radix-u32.csv")
+    u32 = s.radix_rows(folder, "radix-u32.csv") or s.radix_rows(folder, "sort-u32.csv")
     lines = []
     for label, name in NARROW:
         rows = s.radix_rows(folder, name)

@@ -122,7 +122,7 @@ def key_type_tables(folder, copy_tbps):
     """One table per key type of KEY_TYPE_CASES that the folder holds, against CUB's radix sort,
     with the copy bound of its bytes per key; "vs u32" is vkcompute's u32 time over this case's at
     the same n (the issue asks 1.7x of the 8- and 16-bit keys). Empty when none is there."""
-    u32 = radix_rows(folder, "radix-u32.csv")
+    u32 = radix_rows(folder, "radix-u32.csv") or radix_rows(folder, "sort-u32.csv")  # issue51_device.sh, or part1
     out = []
     for label, name, kb, vb in KEY_TYPE_CASES:
         rows = radix_rows(folder, name)
