@@ -46,7 +46,9 @@ VKC_CONST PAIR_ROLE_FROM_PAIRS = 2u;  // pairs to planar (the last pass)
   VKC_U32 pass;                                                             \
   VKC_U32 tiles;     /* tiles for max_count: the stride of the state tables */ \
   VKC_U32 max_count;                                                        \
-  VKC_U32 table;     /* tile-table modes: the tile table's first word */
+  VKC_U32 table;     /* tile-table modes: the tile table's first word */ \
+  VKC_U32 range_low; /* the bits of the ordered key that count (radix.glsl) */ \
+  VKC_U32 range_high;
 
 // Push constants of the histogram pass.
 #define RADIX_HISTOGRAM_PUSH_FIELDS                                                    \
@@ -55,7 +57,9 @@ VKC_CONST PAIR_ROLE_FROM_PAIRS = 2u;  // pairs to planar (the last pass)
   VKC_U32 grid_x;      /* a running pass's scatter grid, as the host splits its tiles */      \
   VKC_U32 grid_y;                                                                      \
   VKC_U32 tiles;       /* TILE_TABLE: tiles for max_count, the stride of the tile table */  \
-  VKC_U32 first_table; /* TILE_TABLE: the first word of pass 0's tile table */
+  VKC_U32 first_table; /* TILE_TABLE: the first word of pass 0's tile table */      \
+  VKC_U32 range_low;   /* the bits of the ordered key that count (radix.glsl) */    \
+  VKC_U32 range_high;
 
 // Specialization-constant ids. Id 0 is every kernel's workgroup size (local_size_x_id).
 #define RADIX_SC_WORKGROUP 0
@@ -77,9 +81,7 @@ VKC_CONST PAIR_ROLE_FROM_PAIRS = 2u;  // pairs to planar (the last pass)
 #define RADIX_SCATTER_TICKETS 15         // look-back tiles in ticket order
 #define RADIX_SCATTER_AGGREGATES_ONLY 16 // for tests: every look-back walks to tile 0
 #define RADIX_SCATTER_PAIR_ROLE 17       // PAIR_ROLE_* (scatter_interleaved_pairs only)
-#define RADIX_SCATTER_RANGE_LOW 18       // the bits of the ordered key's low word that count (radix.glsl)
-#define RADIX_SCATTER_RANGE_HIGH 19      // and of its high word
-#define RADIX_SCATTER_CONSTANTS 20
+#define RADIX_SCATTER_CONSTANTS 18
 
 #define RADIX_HISTOGRAM_ITEMS 1
 #define RADIX_HISTOGRAM_KEY_WORDS 2
@@ -92,17 +94,13 @@ VKC_CONST PAIR_ROLE_FROM_PAIRS = 2u;  // pairs to planar (the last pass)
 #define RADIX_HISTOGRAM_VECTOR_LOADS 9        // chunks read as uvec4 (not with TILE_TABLE or DOUBLES)
 #define RADIX_HISTOGRAM_INTERLEAVED_PASSES 10 // split keys, or 32-bit pairs, stay interleaved
 #define RADIX_HISTOGRAM_PAIRED_FROM 11        // 32-bit pairs: the least count kept interleaved
-#define RADIX_HISTOGRAM_RANGE_LOW 12
-#define RADIX_HISTOGRAM_RANGE_HIGH 13
-#define RADIX_HISTOGRAM_CONSTANTS 14
+#define RADIX_HISTOGRAM_CONSTANTS 12
 
 #define RADIX_UPSWEEP_ITEMS 1  // the scatter's tile is WG * ITEMS keys
 #define RADIX_UPSWEEP_KEY_WORDS 2
 #define RADIX_UPSWEEP_KEY_KIND 3
 #define RADIX_UPSWEEP_DESCENDING 4
-#define RADIX_UPSWEEP_RANGE_LOW 5
-#define RADIX_UPSWEEP_RANGE_HIGH 6
-#define RADIX_UPSWEEP_CONSTANTS 7
+#define RADIX_UPSWEEP_CONSTANTS 5
 
 #define RADIX_SCAN_TILES_ITEMS 1  // counts per invocation per round
 #define RADIX_SCAN_TILES_MAX_SUBGROUPS 2

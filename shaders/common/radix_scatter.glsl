@@ -41,8 +41,6 @@ layout(constant_id = RADIX_SCATTER_COPYING) const bool COPYING = false;         
 layout(constant_id = RADIX_SCATTER_PACKED_RANKS) const bool PACKED_RANKS = false;  // see RANK_WORDS
 layout(constant_id = RADIX_SCATTER_TICKETS) const bool TICKETS = true;             // see take_ticket
 layout(constant_id = RADIX_SCATTER_AGGREGATES_ONLY) const bool AGGREGATES_ONLY = false;  // see resolve_digit
-layout(constant_id = RADIX_SCATTER_RANGE_LOW) const uint RANGE_LOW = 0xFFFFFFFFu;
-layout(constant_id = RADIX_SCATTER_RANGE_HIGH) const uint RANGE_HIGH = 0xFFFFFFFFu;
 
 const uint WG = gl_WorkGroupSize.x;
 const uint TILE = WG * ITEMS;
@@ -148,6 +146,7 @@ void store_pair(bool to_b, uint i, uvec2 pair) {
 }
 #endif
 layout(push_constant) uniform Push { RADIX_PASS_PUSH_FIELDS } pc;
+uvec2 key_range() { return uvec2(pc.range_low, pc.range_high); }
 
 // Per-subgroup digit counters while ranking; afterwards the staging area of the scatter.
 shared uint s_work[SHARED_WORDS];

@@ -19,9 +19,7 @@
 #define RUN_SEARCH_DESCENDING 3
 #define RUN_SEARCH_KEY_BITS 4   // 8 or 16: packed narrow keys; 32 otherwise
 #define RUN_SEARCH_EXPONENT 5   // narrow floats: the exponent field (keys.glsl, to_ordered_narrow)
-#define RUN_SEARCH_RANGE_LOW 6  // the bits of the ordered key that count (SortOptions::begin_bit, end_bit)
-#define RUN_SEARCH_RANGE_HIGH 7
-#define RUN_SEARCH_CONSTANTS 8
+#define RUN_SEARCH_CONSTANTS 6
 
 // narrow_keys/widen.comp and narrow_keys/narrow.comp
 #define NARROW_KEY_BITS 1    // 8 or 16

@@ -14,8 +14,6 @@ layout(constant_id = RUN_SEARCH_KEY_KIND) const uint KEY_KIND = KEY_KIND_UINT;
 layout(constant_id = RUN_SEARCH_DESCENDING) const bool DESCENDING = false;
 layout(constant_id = RUN_SEARCH_KEY_BITS) const uint KEY_BITS = 32;
 layout(constant_id = RUN_SEARCH_EXPONENT) const uint EXPONENT = 0;
-layout(constant_id = RUN_SEARCH_RANGE_LOW) const uint RANGE_LOW = 0xFFFFFFFFu;
-layout(constant_id = RUN_SEARCH_RANGE_HIGH) const uint RANGE_HIGH = 0xFFFFFFFFu;
 
 layout(std430, binding = 0) readonly restrict buffer Run { uint run[]; };
 // (ordered key low word, high word (0 for 32-bit keys), 1 for `after`, unused)
@@ -25,6 +23,8 @@ layout(push_constant) uniform Push {
   uint count;           // keys in the run
   uint query_count;
   uint first_position;  // where this run's positions start in binding 2
+  uint range_low;       // the bits of the ordered key that count (SortOptions::begin_bit, end_bit),
+  uint range_high;      // low word and high word
 } pc;
 
 // The ordered key at position i as (low, high) words, cut to the bit range. Narrow keys lie
@@ -39,7 +39,7 @@ uvec2 unmasked_ordered_key(uint i) {
   return to_ordered64(uvec2(run[2u * i], run[2u * i + 1u]), KEY_KIND, DESCENDING);
 }
 
-uvec2 ordered_key(uint i) { return unmasked_ordered_key(i) & uvec2(RANGE_LOW, RANGE_HIGH); }
+uvec2 ordered_key(uint i) { return unmasked_ordered_key(i) & uvec2(pc.range_low, pc.range_high); }
 
 bool less(uvec2 a, uvec2 b) { return a.y < b.y || (a.y == b.y && a.x < b.x); }
 

@@ -305,21 +305,22 @@ class LargeSort {
     c[RUN_SEARCH_KEY_WORDS] = key_words(desc_.key_type);
     c[RUN_SEARCH_KEY_KIND] = key_kind(desc_.key_type);
     c[RUN_SEARCH_DESCENDING] = desc_.options.order == SortOrder::descending;
+    std::uint32_t range[2];  // the bits that count, low word and high word
     with_key_type(desc_.key_type, [&](auto row) {
       c[RUN_SEARCH_KEY_BITS] = row.narrow ? row.width : 32;
       c[RUN_SEARCH_EXPONENT] = row.narrow ? static_cast<std::uint32_t>(row.exponent) : 0;
-      const std::uint64_t range = bit_range_mask(desc_.options.begin_bit, desc_.options.end_bit, row.width);
-      c[RUN_SEARCH_RANGE_LOW] = static_cast<std::uint32_t>(range);
-      c[RUN_SEARCH_RANGE_HIGH] = row.width == 64 ? static_cast<std::uint32_t>(range >> 32) : UINT32_MAX;
+      const std::uint64_t mask = bit_range_mask(desc_.options.begin_bit, desc_.options.end_bit, row.width);
+      range[0] = static_cast<std::uint32_t>(mask);
+      range[1] = row.width == 64 ? static_cast<std::uint32_t>(mask >> 32) : UINT32_MAX;
     });
     const Pipeline& search = pipeline(ctx_, {.shader = shaders::sort_run_search,
                                              .specialization = std::move(c),
                                              .bindings = 3,
-                                             .push_bytes = 12});
+                                             .push_bytes = 20});
     const detail::TimelinePoint searched = submissions.submit(engine.upload({&up, 1}), [&](Recorder& r) {
       for (std::size_t i = 0; i < runs.size(); ++i) {
         const std::uint32_t push[] = {static_cast<std::uint32_t>(runs[i].count), static_cast<std::uint32_t>(q),
-                                      static_cast<std::uint32_t>(i * q)};
+                                      static_cast<std::uint32_t>(i * q), range[0], range[1]};
         r.dispatch(search, {{a.run_keys[i], Access::read}, reads(query_buffer), writes(found)}, push, groups_for(q, wg));
       }
     });

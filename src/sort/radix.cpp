@@ -32,7 +32,7 @@ struct PassPush {
 struct HistogramPush {
   RADIX_HISTOGRAM_PUSH_FIELDS
 };
-static_assert(sizeof(PassPush) == 16 && sizeof(HistogramPush) == 24, "push constants are tightly packed uint32s");
+static_assert(sizeof(PassPush) == 24 && sizeof(HistogramPush) == 32, "push constants are tightly packed uint32s");
 static_assert(STATE_SCAN_DISPATCH >= STATE_DISPATCH + 3 * RADIX_MAX_PASSES, "each pass's scatter grid");
 static_assert(STATE_HISTOGRAM_DONE >= STATE_SCAN_DISPATCH + 3 * RADIX_MAX_PASSES, "each pass's scan grid");
 static_assert(STATE_PAIRED_DISPATCH + 3 * RADIX_MAX_PASSES <= STATE_COUNTS, "each pass's paired grid");
@@ -56,7 +56,7 @@ std::uint32_t words_of(ValueType value) { return static_cast<std::uint32_t>(valu
 // order_doubles undoes it), so that every 64-bit key moves one word at a time (SPLIT_KEY).
 KeyType kernel_key_type(KeyType key) { return key == KeyType::f64 ? KeyType::u64 : key; }
 
-// The RANGE_LOW and RANGE_HIGH constants (radix.glsl): the bits of the ordered key that count.
+// The push constants range_low and range_high (radix.glsl): the bits of the ordered key that count.
 struct RangeWords {
   std::uint32_t low = UINT32_MAX, high = UINT32_MAX;
 };
@@ -237,8 +237,6 @@ class RadixPlan final : public SortPlan {
     c[RADIX_HISTOGRAM_VECTOR_LOADS] = vectors;
     c[RADIX_HISTOGRAM_INTERLEAVED_PASSES] = whole.interleaved;
     c[RADIX_HISTOGRAM_PAIRED_FROM] = static_cast<std::uint32_t>(whole.paired_from);
-    c[RADIX_HISTOGRAM_RANGE_LOW] = range_.low;
-    c[RADIX_HISTOGRAM_RANGE_HIGH] = range_.high;
     const Pipeline& pipe = pipeline(ctx, {.shader = shaders::sort_radix_histogram,
                                           .specialization = std::move(c),
                                           .bindings = 3,
@@ -253,6 +251,8 @@ class RadixPlan final : public SortPlan {
     push.grid_y = grid.y;
     push.tiles = static_cast<std::uint32_t>(storage_.tiles);
     push.first_table = first_table();
+    push.range_low = range_.low;
+    push.range_high = range_.high;
     const std::uint64_t chunks = groups_for(job.max_count, std::uint64_t{wg} * items);
     const std::uint64_t groups = chunks <= h.small_up_to ? h.groups : h.large_groups;
     r.dispatch(pipe, bindings, &push, sizeof push, std::min(chunks, groups));
@@ -271,6 +271,8 @@ class RadixPlan final : public SortPlan {
     push.tiles = static_cast<std::uint32_t>(storage_.tiles);
     push.max_count = count32(job);
     push.table = first_table();
+    push.range_low = range_.low;
+    push.range_high = range_.high;
     if (!policy_.lookback) {
       if (pass != 0) record_upsweep(ctx, r, job, b, push);  // the histogram counted pass 0's tiles
       record_scan_tiles(ctx, r, b, push);
@@ -315,8 +317,6 @@ class RadixPlan final : public SortPlan {
     c[RADIX_SCATTER_PACKED_RANKS] = p.packed_ranks;
     c[RADIX_SCATTER_TICKETS] = p.tickets;
     c[RADIX_SCATTER_AGGREGATES_ONLY] = p.aggregates_only;
-    c[RADIX_SCATTER_RANGE_LOW] = range_.low;
-    c[RADIX_SCATTER_RANGE_HIGH] = range_.high;
     return c;
   }
 
@@ -336,8 +336,6 @@ class RadixPlan final : public SortPlan {
     c[RADIX_UPSWEEP_KEY_WORDS] = key_words_;
     c[RADIX_UPSWEEP_KEY_KIND] = key_kind(job.key_type);
     c[RADIX_UPSWEEP_DESCENDING] = job.descending();
-    c[RADIX_UPSWEEP_RANGE_LOW] = range_.low;
-    c[RADIX_UPSWEEP_RANGE_HIGH] = range_.high;
     const Pipeline& pipe = pipeline(ctx, {.shader = shaders::sort_radix_upsweep,
                                           .specialization = std::move(c),
                                           .bindings = 4,

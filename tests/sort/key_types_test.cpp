@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -17,12 +18,22 @@ struct Expected {
   const char* name;
   std::size_t bytes;
   std::uint32_t kind;  // the kernels' KEY_KIND (shaders/common/key_layout.h)
+  std::uint64_t exponent = 0;  // floats: the exponent field, all ones
 };
 
 constexpr Expected kExpected[] = {
-    {KeyType::u32, "u32", 4, KEY_KIND_UINT}, {KeyType::i32, "i32", 4, KEY_KIND_INT},
-    {KeyType::f32, "f32", 4, KEY_KIND_FLOAT}, {KeyType::u64, "u64", 8, KEY_KIND_UINT},
-    {KeyType::i64, "i64", 8, KEY_KIND_INT},   {KeyType::f64, "f64", 8, KEY_KIND_FLOAT},
+    {KeyType::u32, "u32", 4, KEY_KIND_UINT},
+    {KeyType::i32, "i32", 4, KEY_KIND_INT},
+    {KeyType::f32, "f32", 4, KEY_KIND_FLOAT, 0xFFull << 23},
+    {KeyType::u64, "u64", 8, KEY_KIND_UINT},
+    {KeyType::i64, "i64", 8, KEY_KIND_INT},
+    {KeyType::f64, "f64", 8, KEY_KIND_FLOAT, 0x7FFull << 52},
+    {KeyType::u8, "u8", 1, KEY_KIND_UINT},
+    {KeyType::i8, "i8", 1, KEY_KIND_INT},
+    {KeyType::u16, "u16", 2, KEY_KIND_UINT},
+    {KeyType::i16, "i16", 2, KEY_KIND_INT},
+    {KeyType::f16, "f16", 2, KEY_KIND_FLOAT, 0x1Full << 10},  // IEEE binary16: 5 exponent bits, 10 mantissa bits
+    {KeyType::bf16, "bf16", 2, KEY_KIND_FLOAT, 0xFFull << 7}, // bfloat16: 8 exponent bits, 7 mantissa bits
 };
 
 TEST(KeyTypes, EachHasItsNameWidthAndKernelKind) {
@@ -30,8 +41,12 @@ TEST(KeyTypes, EachHasItsNameWidthAndKernelKind) {
   for (const Expected& e : kExpected) {
     EXPECT_EQ(to_string(e.type), e.name);
     EXPECT_EQ(key_bytes(e.type), e.bytes) << e.name;
-    EXPECT_EQ(sorting::key_words(e.type) * 4, e.bytes) << e.name;
+    EXPECT_EQ(key_bits(e.type), e.bytes * 8) << e.name;
+    // Keys of less than a word are sorted as one word each, their ordered images.
+    EXPECT_EQ(sorting::key_words(e.type) * 4, std::max<std::size_t>(e.bytes, 4)) << e.name;
+    EXPECT_EQ(sorting::is_narrow(e.type), e.bytes < 4) << e.name;
     EXPECT_EQ(sorting::key_kind(e.type), e.kind) << e.name;
+    sorting::with_key_type(e.type, [&](auto row) { EXPECT_EQ(row.exponent, e.exponent) << e.name; });
   }
 }
 
@@ -42,7 +57,8 @@ TEST(KeyTypes, EachIsStoredAsTheCppTypeThatNamesIt) {
       using T = typename decltype(row)::type;
       EXPECT_EQ(key_type_of<T>(), type) << row.name;
       EXPECT_EQ(sizeof(T), key_bytes(type)) << row.name;
-      EXPECT_EQ(row.has_nan, std::is_floating_point_v<T>) << row.name;
+      constexpr bool half_float = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
+      EXPECT_EQ(row.has_nan, std::is_floating_point_v<T> || half_float) << row.name;
     });
     EXPECT_TRUE(names.insert(std::string(to_string(type))).second) << to_string(type) << " twice";
   }

@@ -120,6 +120,37 @@ TEST_P(OutOfCoreTest, EveryKeyTypeInBothOrdersIsTheInMemorySort) {
   }
 }
 
+TEST_P(OutOfCoreTest, NarrowKeyTypesInBothOrdersAreTheInMemorySort) {
+  for (SortOrder order : {SortOrder::ascending, SortOrder::descending}) {
+    expect_sorts<std::uint8_t>(300001, Dist::uniform, order);  // more than the host runs' limit
+    expect_sorts<std::int8_t>(300001, Dist::special, order);
+    expect_sorts<std::uint16_t>(150001, Dist::uniform, order);
+    expect_sorts<std::int16_t>(150001, Dist::special, order);
+    expect_sorts<Float16>(150001, Dist::special, order);
+    expect_sorts<BFloat16>(150001, Dist::special, order);
+  }
+}
+
+// A bit range cuts the merge's keys as it cuts the runs' (the run search compares the same bits):
+// the result is the in-memory sort by the same range, stable order among equal cuts included.
+TEST_P(OutOfCoreTest, ABitRangeIsTheInMemorySortByTheSameRange) {
+  auto rng = rng_for_current_test();
+  const SortOptions options{.begin_bit = 5, .end_bit = 14};
+  const std::vector<std::uint32_t> u32_input = make_keys<std::uint32_t>(150001, Dist::uniform, rng);
+  std::vector<std::uint32_t> expected = u32_input, keys = u32_input;
+  sort(ctx(), std::span(expected), options);
+  sort(context_for<std::uint32_t>(keys.size()), std::span(keys), options);
+  EXPECT_EQ(keys, expected);
+  expect_partitioned();
+  const std::vector<Float16> f16_input = make_keys<Float16>(150001, Dist::special, rng);
+  std::vector<Float16> f16_expected = f16_input, f16_keys = f16_input;
+  sort(ctx(), std::span(f16_expected), options);
+  sort(context_for<Float16>(f16_keys.size()), std::span(f16_keys), options);
+  EXPECT_TRUE(std::equal(f16_keys.begin(), f16_keys.end(), f16_expected.begin(),
+                         [](Float16 a, Float16 b) { return a.bits == b.bits; }));
+  expect_partitioned();
+}
+
 // Keys whose order the leading bits alone decide, or the trailing bits alone, or two values only.
 template <class T>
 std::vector<T> shaped_keys(std::size_t n, const std::string& shape, std::mt19937_64& rng) {

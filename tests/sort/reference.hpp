@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -16,6 +18,12 @@
 
 #include "vkc/sort.hpp"
 
+namespace vkc {
+// How test messages print 16-bit float keys: their bits.
+inline std::ostream& operator<<(std::ostream& out, Float16 key) { return out << "f16 0x" << std::hex << key.bits << std::dec; }
+inline std::ostream& operator<<(std::ostream& out, BFloat16 key) { return out << "bf16 0x" << std::hex << key.bits << std::dec; }
+}  // namespace vkc
+
 namespace vkc::test {
 
 enum class Dist { uniform, sorted, reverse, few, equal, nearly_sorted, special };
@@ -24,10 +32,44 @@ inline const char* dist_name(Dist d) {
   return names[static_cast<int>(d)];
 }
 
+/// The 16-bit float keys, which C++20 has no arithmetic for: the tests read them as doubles.
+template <class T>
+constexpr bool kHalfFloat = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
+template <class T>
+constexpr bool kFloatKey = std::is_floating_point_v<T> || kHalfFloat<T>;
+
+/// A 16-bit float's value, decoded field by field (sign, exponent, mantissa) with ldexp: the
+/// tests' own reading of the format, not the library's maps. Exact, as every such value is a double.
+template <class T>
+double decoded(T key) {
+  constexpr int mantissa_bits = std::is_same_v<T, Float16> ? 10 : 7;
+  constexpr int exponent_bits = 15 - mantissa_bits;
+  constexpr int bias = (1 << (exponent_bits - 1)) - 1;
+  const int exponent = (key.bits >> mantissa_bits) & ((1 << exponent_bits) - 1);
+  const int mantissa = key.bits & ((1 << mantissa_bits) - 1);
+  double magnitude;
+  if (exponent == (1 << exponent_bits) - 1) {
+    magnitude = mantissa ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+  } else if (exponent == 0) {
+    magnitude = std::ldexp(mantissa, 1 - bias - mantissa_bits);  // subnormal
+  } else {
+    magnitude = std::ldexp(mantissa + (1 << mantissa_bits), exponent - bias - mantissa_bits);
+  }
+  return (key.bits >> 15) ? -magnitude : magnitude;
+}
+
+/// A float key as the double the contract compares (integers are compared as they are).
+template <class T>
+auto compared(T key) {
+  if constexpr (kHalfFloat<T>) return decoded(key);
+  else return key;
+}
+
 /// The order contract as a strict weak order: NaN last in both orders, -0 before +0 ascending.
 template <class T>
-bool contract_less(T a, T b, SortOrder order) {
-  if constexpr (std::is_floating_point_v<T>) {
+bool contract_less(T key_a, T key_b, SortOrder order) {
+  const auto a = compared(key_a), b = compared(key_b);
+  if constexpr (kFloatKey<T>) {
     if (std::isnan(a) || std::isnan(b)) return !std::isnan(a) && std::isnan(b);
     if (a == b) {  // only +0 and -0 differ among equal floats
       const bool neg_a = std::signbit(a), neg_b = std::signbit(b);
@@ -39,7 +81,12 @@ bool contract_less(T a, T b, SortOrder order) {
 
 template <class T>
 T random_key(std::mt19937_64& rng) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (kHalfFloat<T>) {  // any bits but a NaN's (NaN payloads are tested on their own)
+    for (;;) {
+      const T key{static_cast<std::uint16_t>(rng())};
+      if (!std::isnan(decoded(key))) return key;
+    }
+  } else if constexpr (std::is_floating_point_v<T>) {
     std::uniform_real_distribution<double> d(-1e6, 1e6);
     return static_cast<T>(d(rng));
   } else {
@@ -50,7 +97,17 @@ T random_key(std::mt19937_64& rng) {
 /// Values that stress the contract: extremes, both zeros, infinities and NaNs of both signs.
 template <class T>
 std::vector<T> special_keys() {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (kHalfFloat<T>) {
+    // 0, -0, +inf, -inf, NaN, -NaN, the largest, the lowest, the least subnormal of each sign, 1, -1
+    const bool f16 = std::is_same_v<T, Float16>;
+    const std::uint16_t inf = f16 ? 0x7C00 : 0x7F80, one = f16 ? 0x3C00 : 0x3F80;
+    const std::uint16_t bits[] = {0, 0x8000, inf, std::uint16_t(inf | 0x8000), std::uint16_t(inf | 1),
+                                  std::uint16_t(inf | 0x8001), std::uint16_t(inf - 1), std::uint16_t((inf - 1) | 0x8000),
+                                  1, 0x8001, one, std::uint16_t(one | 0x8000)};
+    std::vector<T> keys;
+    for (std::uint16_t b : bits) keys.push_back(T{b});
+    return keys;
+  } else if constexpr (std::is_floating_point_v<T>) {
     const T nan = std::numeric_limits<T>::quiet_NaN();
     return {T(0), -T(0), std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity(), nan, -nan,
             std::numeric_limits<T>::max(), std::numeric_limits<T>::lowest(), std::numeric_limits<T>::denorm_min(),
@@ -86,7 +143,9 @@ std::vector<T> make_keys(std::size_t n, Dist dist, std::mt19937_64& rng) {
 /// What the GPU returns for a key: NaNs keep their payload but lose their sign bit.
 template <class T>
 T as_returned(T key) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (kHalfFloat<T>) {
+    if (std::isnan(decoded(key))) return T{static_cast<std::uint16_t>(key.bits & 0x7FFF)};
+  } else if constexpr (std::is_floating_point_v<T>) {
     if (std::isnan(key)) return std::copysign(key, T(1));
   }
   return key;
@@ -94,7 +153,9 @@ T as_returned(T key) {
 
 template <class T>
 bool same_key(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (kHalfFloat<T>) {
+    if (std::isnan(decoded(a)) || std::isnan(decoded(b))) return std::isnan(decoded(a)) && std::isnan(decoded(b)) && !(b.bits >> 15);
+  } else if constexpr (std::is_floating_point_v<T>) {
     if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b) && !std::signbit(b);
   }
   return std::memcmp(&a, &b, sizeof(T)) == 0;

@@ -32,8 +32,6 @@ layout(constant_id = RADIX_HISTOGRAM_DOUBLES) const uint DOUBLES = 0;
 layout(constant_id = RADIX_HISTOGRAM_VECTOR_LOADS) const bool VECTOR_LOADS = false;
 layout(constant_id = RADIX_HISTOGRAM_INTERLEAVED_PASSES) const bool INTERLEAVED_PASSES = false;  // radix_prepare.glsl
 layout(constant_id = RADIX_HISTOGRAM_PAIRED_FROM) const uint PAIRED_FROM = 0;
-layout(constant_id = RADIX_HISTOGRAM_RANGE_LOW) const uint RANGE_LOW = 0xFFFFFFFFu;
-layout(constant_id = RADIX_HISTOGRAM_RANGE_HIGH) const uint RANGE_HIGH = 0xFFFFFFFFu;
 #define WORKGROUP_SCAN_MAX_SUBGROUPS MAX_SUBGROUPS
 
 #include "grid.glsl"
@@ -46,6 +44,7 @@ layout(std430, binding = 1) buffer Keys { uint keys[]; };
 layout(std430, binding = 1) readonly buffer KeyVectors { uvec4 key_vectors[]; };
 layout(std430, binding = 2) buffer State { uint state[]; };
 layout(push_constant) uniform Push { RADIX_HISTOGRAM_PUSH_FIELDS } pc;
+uvec2 key_range() { return uvec2(pc.range_low, pc.range_high); }
 
 const uint WG = gl_WorkGroupSize.x;
 const uint CHUNK = WG * ITEMS;

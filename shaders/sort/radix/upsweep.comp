@@ -11,8 +11,6 @@ layout(constant_id = RADIX_UPSWEEP_ITEMS) const uint ITEMS = 16;
 layout(constant_id = RADIX_UPSWEEP_KEY_WORDS) const uint KEY_WORDS = 1;
 layout(constant_id = RADIX_UPSWEEP_KEY_KIND) const uint KEY_KIND = 0;
 layout(constant_id = RADIX_UPSWEEP_DESCENDING) const bool DESCENDING = false;
-layout(constant_id = RADIX_UPSWEEP_RANGE_LOW) const uint RANGE_LOW = 0xFFFFFFFFu;
-layout(constant_id = RADIX_UPSWEEP_RANGE_HIGH) const uint RANGE_HIGH = 0xFFFFFFFFu;
 
 #include "grid.glsl"
 #include "radix.glsl"
@@ -22,6 +20,7 @@ layout(std430, binding = 1) readonly buffer KeysA { uint keys_a[]; };
 layout(std430, binding = 2) readonly buffer KeysB { uint keys_b[]; };
 layout(std430, binding = 3) buffer State { uint state[]; };
 layout(push_constant) uniform Push { RADIX_PASS_PUSH_FIELDS } pc;
+uvec2 key_range() { return uvec2(pc.range_low, pc.range_high); }
 
 const uint WG = gl_WorkGroupSize.x;
 const uint TILE = WG * ITEMS;
