@@ -204,7 +204,8 @@ namespace {
 bool has_reference(const SortData& data) { return data.keys_fingerprint.count == 0; }
 
 // verify_sorted past kReferenceMaxCount, with no sort on the CPU: the keys in the contract's
-// order (by the options' bit range, where they have one), and the same multiset of keys (or of pairs) as the input.
+// order (by the options' bit range, where they have one), and the same multiset of keys (or of
+// pairs) as the input.
 void verify_by_fingerprints(const SortDesc& desc, const SortData& data, const std::vector<std::byte>& keys,
                             const std::vector<std::byte>& values, const std::string& what) {
   const std::uint64_t count = keys.size() / key_bytes(desc.key_type);

@@ -27,7 +27,8 @@
 #   for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig;
 #   bench/issue51_device.sh .pack51 /tmp/i51; tar -czf $OUT/issue51.tgz -C /tmp i51;
 #   cp /tmp/i51/summary.md $OUT/
-# (a call brings back at most 8 files from $OUT: hence the one archive.)
+# (a call brings back at most 8 files from $OUT: hence the one archive; where vkc-bench finds no
+# NVIDIA device, export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json first.)
 set -uo pipefail
 
 usage() { sed -n '2,30p' "$0" >&2; exit 2; }

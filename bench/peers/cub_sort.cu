@@ -87,7 +87,8 @@ struct Descending {
 template <typename K>
 using BitsOf = std::conditional_t<
     sizeof(K) == 1, std::uint8_t,
-    std::conditional_t<sizeof(K) == 2, std::uint16_t, std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint64_t>>>;
+    std::conditional_t<sizeof(K) == 2, std::uint16_t,
+                       std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint64_t>>>;
 
 template <typename K>
 constexpr bool kIsFloatKey =
@@ -535,8 +536,12 @@ void parse_bits(const std::string& text, Config& cfg) {
   if (colon == std::string::npos) throw peer::Error("--bits: expected BEGIN:END, got '" + text + "'");
   const std::uint64_t begin = peer::parse_u64(text.substr(0, colon), "--bits");
   const std::uint64_t end = peer::parse_u64(text.substr(colon + 1), "--bits");
-  if (begin > end || end > std::uint64_t(INT_MAX)) throw peer::Error("--bits: expected BEGIN <= END, got '" + text + "'");
-  if (cfg.algo != Algo::Radix) throw peer::Error("--bits: only for radix sorts (cub::DeviceMergeSort has no bit range)");
+  if (begin > end || end > std::uint64_t(INT_MAX)) {
+    throw peer::Error("--bits: expected BEGIN <= END, got '" + text + "'");
+  }
+  if (cfg.algo != Algo::Radix) {
+    throw peer::Error("--bits: only for radix sorts (cub::DeviceMergeSort has no bit range)");
+  }
   cfg.begin_bit = int(begin);
   cfg.end_bit = int(end);
 }

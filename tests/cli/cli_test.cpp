@@ -128,15 +128,16 @@ TEST_F(CliInfo, BenchSortTakesNarrowKeysAndABitRange) {
     const char* row;   // the row's first cells
     const char* tail;  // verified, begin_bit, end_bit, bytes_per_key
   };
-  for (const Case& c : {Case{"--type u16 --order desc", "radix,u16,none,desc,uniform,1024,", ",yes,0,16,10,"},
-                        Case{"--type f16 --values u32", "radix,f16,u32,asc,uniform,1024,", ",yes,0,16,26,"},
-                        Case{"--type u32 --bits 0:16", "radix,u32,none,asc,uniform,1024,", ",yes,0,16,20,"},
-                        Case{"--type i8 --bits 4:99", "radix,i8,none,asc,uniform,1024,", ",yes,4,8,3,"}}) {
+  const Case cases[] = {{"--type u16 --order desc", "radix,u16,none,desc,uniform,1024,", ",yes,0,16,10,"},
+                        {"--type f16 --values u32", "radix,f16,u32,asc,uniform,1024,", ",yes,0,16,26,"},
+                        {"--type u32 --bits 0:16", "radix,u32,none,asc,uniform,1024,", ",yes,0,16,20,"},
+                        {"--type i8 --bits 4:99", "radix,i8,none,asc,uniform,1024,", ",yes,4,8,3,"}};
+  for (const Case& c : cases) {
     const auto dir = scratch_dir();
     const auto csv = dir / "bench.csv";
-    const auto o = run_vkc(std::string("bench sort --min-n 1024 --max-n 1024 --runs 10 --warmup 0 --cpu-max-n 0 "
-                                       "--no-transfer --algos radix --csv '") + csv.string() + "' " + c.options,
-                           dir);
+    const std::string args = "bench sort --min-n 1024 --max-n 1024 --runs 10 --warmup 0 --cpu-max-n 0 "
+                             "--no-transfer --algos radix --csv '" + csv.string() + "' " + c.options;
+    const auto o = run_vkc(args, dir);
     ASSERT_EQ(o.status, 0) << c.options << ": " << o.err;
     std::istringstream lines(slurp(csv));
     std::string header, row;
