@@ -3,8 +3,10 @@
 // alone.
 // The benchmarks need the sort's own recording entry and algorithm list (sorting::record,
 // sorting::available), the barrier-tracking Recorder with the shader copy that gives each timed
-// run fresh input, the raw device state behind the transfer copy bound (a pinned buffer), and
-// the checks that verify large outputs without a CPU sort (verify.hpp, beside this file).
+// run fresh input, the raw device state behind the transfer copy bound (a pinned buffer), the
+// checks that verify large outputs without a CPU sort (verify.hpp, beside this file), and the key
+// table's ordered images cut to a bit range (key_bits.hpp), the reference order of a sort by
+// SortOptions::begin_bit and end_bit.
 #pragma once
 
 #include "core/kernels.hpp"
@@ -12,6 +14,7 @@
 #include "core/recorder.hpp"
 #include "core/state.hpp"
 #include "sort/algorithm.hpp"
+#include "sort/key_bits.hpp"
 #include "sort/record.hpp"
 #include "sort/workspace.hpp"
 #include "verify.hpp"

@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <map>
 #include <random>
+#include <tuple>
+#include <utility>
 
 #include "bench_internals.hpp"
 #include "bench_sort_data.hpp"
@@ -30,6 +32,7 @@ struct BenchArgs {
   std::string values = "none";
   std::string dist = "uniform";
   std::string order = "asc";
+  std::string bits;  // --bits BEGIN:END, empty for every bit
   std::vector<std::string> algorithms;
   std::uint64_t odd_even_max_n = 1u << 16;
   std::uint64_t transpose_max_n = kTransposeMaxN;
@@ -38,6 +41,7 @@ struct BenchArgs {
   int runs = 15;
   int warmup = 3;
   bool peers = false;
+  std::vector<std::string> peer_algos = {"cub_radix", "cub_merge", "torch"};
   bool no_transfer = false;
   std::string host_path = "auto";
   unsigned host_threads = 0;
@@ -59,6 +63,12 @@ std::uint64_t default_max_n(Context& ctx, const SortDesc& desc) {
 
 std::vector<SortAlgorithm> algorithms_to_run(const BenchArgs& args) {
   std::vector<SortAlgorithm> out;
+  if (!args.bits.empty()) {  // only the radix sort takes a bit range (SortOptions::begin_bit)
+    for (const auto& name : args.algorithms) {
+      if (name != "radix") throw Error("--bits: only the radix sort sorts by a bit range, not " + name);
+    }
+    return {SortAlgorithm::radix};
+  }
   if (args.algorithms.empty()) {
     for (SortAlgorithm a : {SortAlgorithm::bitonic, SortAlgorithm::bitonic_transpose, SortAlgorithm::odd_even,
                             SortAlgorithm::radix}) {
@@ -87,8 +97,10 @@ HostPath parse_host_path(const std::string& name) {
 // as an engine that sorts every frame keeps its own: the radix sort then records no clearing fill.
 bench::Stats time_algorithm(Context& ctx, const BenchArgs& args, const SortDesc& desc, const SortData& data) {
   const std::uint64_t n = desc.max_count;
-  Buffer pristine_keys = ctx.create_buffer(data.keys.size());
-  Buffer keys = ctx.create_buffer(data.keys.size());
+  // 8- and 16-bit keys lie packed; the buffer holds whole 32-bit words (SortBuffers::keys).
+  const std::uint64_t key_words = (data.keys.size() + 3) / 4;
+  Buffer pristine_keys = ctx.create_buffer(key_words * 4);
+  Buffer keys = ctx.create_buffer(key_words * 4);
   Buffer pristine_values, values;
   if (desc.value_type != ValueType::none) {
     pristine_values = ctx.create_buffer(data.values.size());
@@ -101,7 +113,7 @@ bench::Stats time_algorithm(Context& ctx, const BenchArgs& args, const SortDesc&
   SortBuffers buffers{{keys.handle()}, {values.handle()}, {temporary.handle()}};
   buffers.temporary_is_clear = true;
   auto fresh_input = [&](Recorder& r) {
-    record_copy(ctx, r, pristine_keys.handle(), keys.handle(), data.keys.size() / 4);
+    record_copy(ctx, r, pristine_keys.handle(), keys.handle(), key_words);
     if (values) record_copy(ctx, r, pristine_values.handle(), values.handle(), data.values.size() / 4);
   };
   const auto stats = bench::time_gpu(ctx, args.warmup, args.runs, fresh_input,
@@ -173,14 +185,47 @@ RateUnit rate_unit(const std::vector<Row>& rows) {
   return best > 0 && best < 1 ? RateUnit{"M keys/s", 1e3} : RateUnit{"G keys/s", 1};
 }
 
-// CUB's radix and merge sorts at the row's size, each in a process of its own (bench/peers),
-// and PyTorch's where python3 has it.
-void measure_peers(const BenchArgs& args, bool torch, Row& row) {
-  for (const char* algo : {"radix", "merge"}) {
-    const auto times = run_cub_peer(algo, args.type, args.values, args.order, args.dist, {row.n});
-    if (times.count(row.n)) row.peer_ms[std::string("cub_") + algo] = times.at(row.n);
+// The key types bench/peers/torch_sort.py sorts.
+bool torch_sorts(const std::string& type) {
+  for (const char* t : {"u32", "i32", "f32", "u64", "i64", "f64"}) {
+    if (type == t) return true;
   }
-  if (!torch) return;
+  return false;
+}
+
+// The bit range as the CSV records it and the CUB peer takes it, "BEGIN:END", the end at most the
+// key's width (the default range: 0 to the width).
+std::string bit_range_text(const SortDesc& desc) {
+  const std::uint32_t end = std::min(desc.options.end_bit, key_bits(desc.key_type));
+  return std::to_string(std::min(desc.options.begin_bit, end)) + ":" + std::to_string(end);
+}
+
+// The peers that take part, in --peer-algos order: CUB's merge sort and PyTorch have no bit range,
+// and PyTorch's peer only some key types; each one left out is said once.
+std::vector<std::string> peers_to_run(const BenchArgs& args, bool torch_available) {
+  std::vector<std::string> out;
+  for (const auto& name : args.peer_algos) {
+    std::string why;
+    if (name != "cub_radix" && !args.bits.empty()) why = "no bit range (--bits)";
+    else if (name == "torch" && !torch_sorts(args.type)) why = "no " + args.type + " keys in torch_sort.py";
+    else if (name == "torch" && !torch_available) why = "python3 cannot import torch with CUDA";
+    if (why.empty()) out.push_back(name);
+    else std::fprintf(stderr, "vkc bench sort: no %s peer: %s\n", name.c_str(), why.c_str());
+  }
+  return out;
+}
+
+// CUB's radix and merge sorts at the row's size, each in a process of its own (bench/peers),
+// and PyTorch's, as `peers` names them (peers_to_run).
+void measure_peers(const BenchArgs& args, const SortDesc& desc, const std::vector<std::string>& peers, Row& row) {
+  for (const char* algo : {"radix", "merge"}) {
+    const std::string name = std::string("cub_") + algo;
+    if (std::find(peers.begin(), peers.end(), name) == peers.end()) continue;
+    const std::string bits = name == "cub_radix" && !args.bits.empty() ? bit_range_text(desc) : "";
+    const auto times = run_cub_peer(algo, args.type, args.values, args.order, args.dist, {row.n}, bits);
+    if (times.count(row.n)) row.peer_ms[name] = times.at(row.n);
+  }
+  if (std::find(peers.begin(), peers.end(), "torch") == peers.end()) return;
   const auto times = run_torch_peer(args.type, args.values, args.order, {row.n});
   if (!times.count(row.n)) return;
   row.peer_ms["torch_host_to_host"] = times.at(row.n).host_to_host_ms;
@@ -220,8 +265,13 @@ Tables tabulate(const BenchArgs& args, const SortDesc& desc, const std::vector<S
   bench::Table wide(wide_columns(args, algos, unit));
   bench::Table tall({"algorithm", "key_type", "value_type", "order", "dist", "n", "gpu_ms", "wall_ms", "gkeys_per_s",
                      "cub_ms", "ratio_to_cub", "host_to_host_ms", "copy_bound_ms", "torch_host_to_host_ms",
-                     "verified"});
+                     "verified", "begin_bit", "end_bit", "bytes_per_key"});
   const std::string kt(to_string(desc.key_type)), vt = args.values;
+  // Every row records the bit range sorted by (0 to the key's width without --bits) and the bytes
+  // a radix sort of it must move per key, the copy bound's divisor (BENCHMARKS.md, "Method").
+  const std::string range = bit_range_text(desc);
+  const std::string begin_bit = range.substr(0, range.find(':')), end_bit = range.substr(range.find(':') + 1);
+  const std::string bytes_per_key = std::to_string(radix_bytes_per_key(desc));
   for (const Row& row : rows) {
     const double cub = peer(row, "cub_radix"), torch = peer(row, "torch_host_to_host");
     // Every CSV row carries its size's host-to-host time, copy bound and PyTorch time, so that
@@ -231,7 +281,8 @@ Tables tabulate(const BenchArgs& args, const SortDesc& desc, const std::vector<S
       tall.add_row({name, kt, vt, args.order, args.dist, std::to_string(row.n), bench::significant(gpu_ms, 6),
                     bench::significant(wall_ms, 6), keys_per_s(row.n, ms), bench::significant(cub, 6),
                     gpu_ms > 0 && cub > 0 ? bench::significant(cub / gpu_ms) : "", bench::significant(row.host_ms, 6),
-                    bench::significant(row.bound_ms, 6), bench::significant(torch, 6), "yes"});
+                    bench::significant(row.bound_ms, 6), bench::significant(torch, 6), "yes", begin_bit, end_bit,
+                    bytes_per_key});
     };
     std::vector<std::string> cells = {std::to_string(row.n), bench::significant(row.cpu_ms),
                                       bench::significant(row.cpu_par_ms)};
@@ -272,12 +323,33 @@ Tables tabulate(const BenchArgs& args, const SortDesc& desc, const std::vector<S
 
 void report(const BenchArgs& args, const bench::RunInfo& info, const SortDesc& desc, const Tables& tables) {
   const std::string kt(to_string(desc.key_type)), vt = args.values;
-  std::printf("vkc bench sort: %s keys, values %s, %s, %s; %s (%s), commit %s, %s\n\n", kt.c_str(), vt.c_str(),
-              args.dist.c_str(), args.order.c_str(), info.device.c_str(), info.driver.c_str(), info.commit.c_str(),
-              info.date.c_str());
+  const std::string bits = args.bits.empty() ? "" : ", bits " + bit_range_text(desc);
+  std::printf("vkc bench sort: %s keys%s, values %s, %s, %s; %s (%s), commit %s, %s\n\n", kt.c_str(), bits.c_str(),
+              vt.c_str(), args.dist.c_str(), args.order.c_str(), info.device.c_str(), info.driver.c_str(),
+              info.commit.c_str(), info.date.c_str());
   tables.wide.print_markdown(stdout);
   if (!args.csv.empty()) tables.tall.write_csv(args.csv, info);
   if (!args.plot.empty()) plot_keys_per_second(tables.tall, args.plot, info);
+}
+
+// "BEGIN:END" (--bits) as SortOptions::begin_bit and end_bit; END may pass the key's width.
+std::pair<std::uint32_t, std::uint32_t> parse_bits(const std::string& text) {
+  const auto number = [&](const std::string& part) {
+    if (part.empty() || part.size() > 10 || part.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoull(part) > UINT32_MAX) {
+      throw Error("--bits: expected BEGIN:END, two numbers up to 4294967295, got '" + text + "'");
+    }
+    return static_cast<std::uint32_t>(std::stoull(part));
+  };
+  const std::size_t colon = text.find(':');
+  if (colon == std::string::npos) throw Error("--bits: expected BEGIN:END, got '" + text + "'");
+  const std::uint32_t begin = number(text.substr(0, colon)), end = number(text.substr(colon + 1));
+  if (begin > end) throw Error("--bits: BEGIN is past END in '" + text + "'");
+  return {begin, end};
+}
+
+bool wants_torch(const BenchArgs& args) {
+  return std::find(args.peer_algos.begin(), args.peer_algos.end(), "torch") != args.peer_algos.end();
 }
 
 // Nonsensical ranges and unwritable outputs, refused before the device is touched.
@@ -287,6 +359,7 @@ void check(const BenchArgs& args, const Common& common) {
     throw Error("--min-n " + std::to_string(args.min_n) + " is larger than --max-n " + std::to_string(args.max_n));
   }
   if (args.max_n > kMaxBenchN) throw Error("--max-n " + std::to_string(args.max_n) + " is more than 2^34 keys");
+  if (!args.bits.empty()) parse_bits(args.bits);
   if (!args.plot.empty() && std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
     throw Error("--plot needs gnuplot (Debian: apt-get install gnuplot-nox)");
   }
@@ -303,24 +376,32 @@ void run_bench(BenchArgs args, const Common& common) {
   desc.key_type = parse_key_type(args.type);
   desc.value_type = parse_value_type(args.values);
   desc.options.order = args.order == "desc" ? SortOrder::descending : SortOrder::ascending;
+  if (!args.bits.empty()) std::tie(desc.options.begin_bit, desc.options.end_bit) = parse_bits(args.bits);
   const std::uint64_t max_n = args.max_n_given ? args.max_n : default_max_n(ctx, desc);
   if (ctx.info().is_software() && args.transpose_max_n == kTransposeMaxN) {
     args.transpose_max_n = 1u << 20;  // the reference method takes minutes past this on a CPU
   }
   const auto algos = algorithms_to_run(args);
   const auto info = bench::run_info(ctx);
-  const bool torch = args.peers && torch_peer_available();
-  if (args.peers && !torch) std::fprintf(stderr, "vkc bench sort: python3 cannot import torch with CUDA: no PyTorch peer\n");
+  std::vector<std::string> peers;
+  if (args.peers) peers = peers_to_run(args, wants_torch(args) && torch_peer_available());
   std::vector<Row> rows;
   for (std::uint64_t n = args.min_n; n <= max_n; n *= 2) {
     rows.push_back({n});
     measure_row(ctx, args, desc, algos, rows.back());
-    if (args.peers) measure_peers(args, torch, rows.back());
+    if (args.peers) measure_peers(args, desc, peers, rows.back());
     // The CSV grows a row at a time, so that a run cut short (a device call's time limit) keeps
     // the sizes it finished; each write replaces the file whole.
     if (!args.csv.empty()) tabulate(args, desc, algos, rows).tall.write_csv(args.csv, info);
   }
   report(args, info, desc, tabulate(args, desc, algos, rows));
+}
+
+// Every key type's name, from the key table: what --type takes.
+std::vector<std::string> key_type_names() {
+  std::vector<std::string> names;
+  for (KeyType type : sorting::kKeyTypes) names.emplace_back(to_string(type));
+  return names;
 }
 
 }  // namespace
@@ -332,7 +413,10 @@ void register_bench_sort(CLI::App& bench, Common& common) {
   cmd->add_option("--max-n", args->max_n, "largest size (default: what the device holds, 2^22 on lavapipe)")
       ->each([args](const std::string&) { args->max_n_given = true; })
       ->always_capture_default(false);
-  cmd->add_option("--type", args->type, "key type")->check(CLI::IsMember({"u32", "i32", "f32", "u64", "i64", "f64"}));
+  cmd->add_option("--type", args->type, "key type")->check(CLI::IsMember(key_type_names()));
+  cmd->add_option("--bits", args->bits,
+                  "BEGIN:END: sort by bits [BEGIN, END) of the ordered key alone (SortOptions::begin_bit, end_bit; "
+                  "radix only, and CUB's radix sort alone among the peers)");
   cmd->add_option("--values", args->values, "value type: none, u32, u64")->check(CLI::IsMember({"none", "u32", "u64"}));
   cmd->add_option("--dist", args->dist, "uniform, sorted, reverse, few, equal")
       ->check(CLI::IsMember({"uniform", "sorted", "reverse", "few", "equal"}));
@@ -348,6 +432,9 @@ void register_bench_sort(CLI::App& bench, Common& common) {
   cmd->add_option("--runs", args->runs, "timed runs per cell (median reported)")->check(CLI::Range(10, 1000));
   cmd->add_option("--warmup", args->warmup, "untimed runs first")->check(CLI::Range(0, 100));
   cmd->add_flag("--peers", args->peers, "also run the CUB peer (built with nvcc) and compare");
+  cmd->add_option("--peer-algos", args->peer_algos, "which peers --peers runs: cub_radix, cub_merge, torch")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"cub_radix", "cub_merge", "torch"}));
   cmd->add_flag("--no-transfer", args->no_transfer, "skip the host-to-host and copy-bound columns");
   cmd->add_option("--host-path", args->host_path, "how host arrays travel: auto, staged, imported")
       ->check(CLI::IsMember({"auto", "staged", "imported"}));

@@ -3,6 +3,7 @@
 #include "bench_sort_data.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <type_traits>
 #include <iterator>
 
 #include <unistd.h>
@@ -23,20 +25,58 @@
 namespace vkc::cli {
 namespace {
 
+// 16-bit floats as the float of the same value (every binary16 and bfloat16 value is one), so that
+// the reference compares them as numbers, apart from the key table's bit maps.
+float widen(Float16 h) {
+  const std::uint32_t sign = std::uint32_t(h.bits & 0x8000u) << 16;
+  const std::uint32_t exponent = (h.bits >> 10) & 0x1Fu, mantissa = h.bits & 0x3FFu;
+  if (exponent == 0) {  // zero or subnormal: mantissa x 2^-24, exact in a float
+    const float magnitude = float(mantissa) * 0x1p-24f;
+    return sign ? -magnitude : magnitude;
+  }
+  const std::uint32_t float_exponent = exponent == 0x1F ? 0xFFu : exponent + (127 - 15);  // inf and NaN stay so
+  return std::bit_cast<float>(sign | (float_exponent << 23) | (mantissa << 13));
+}
+float widen(BFloat16 b) { return std::bit_cast<float>(std::uint32_t(b.bits) << 16); }
+template <class K>
+K widen(K key) {
+  return key;
+}
+
+template <class K>
+constexpr bool kIsFloat16 = std::is_same_v<K, Float16> || std::is_same_v<K, BFloat16>;
+
 // The order contract, written plainly: NaN last in both orders, -0 before +0 ascending.
 template <class K>
-bool contract_less(K a, K b, bool descending) {
-  if constexpr (std::is_floating_point_v<K>) {
+bool contract_less(K key_a, K key_b, bool descending) {
+  const auto a = widen(key_a), b = widen(key_b);
+  if constexpr (std::is_floating_point_v<decltype(a)>) {
     if (std::isnan(a) || std::isnan(b)) return !std::isnan(a) && std::isnan(b);
     if (a == b) return descending ? (!std::signbit(a) && std::signbit(b)) : (std::signbit(a) && !std::signbit(b));
   }
   return descending ? b < a : a < b;
 }
 
+// A 16-bit float's exponent field (all ones: infinities and NaNs), from the key table.
+template <class K>
+constexpr std::uint16_t kExponent16 =
+    std::uint16_t(sorting::with_key_type(key_type_of<K>(), [](auto row) { return std::uint64_t(row.exponent); }));
+
 template <class K>
 K draw(std::mt19937_64& rng) {
-  if constexpr (std::is_floating_point_v<K>) return static_cast<K>(std::uniform_real_distribution<double>(-1e6, 1e6)(rng));
-  else return static_cast<K>(rng());
+  if constexpr (std::is_floating_point_v<K>) {
+    return static_cast<K>(std::uniform_real_distribution<double>(-1e6, 1e6)(rng));
+  } else if constexpr (kIsFloat16<K>) {
+    // Every finite bit pattern equally likely (both zeros and the subnormals among them): [-1e6,
+    // 1e6] is past binary16's range, and uniform bits spread every digit as the integers' do. The
+    // CUB peer draws its __half and __nv_bfloat16 keys the same way.
+    std::uint16_t bits;
+    do bits = static_cast<std::uint16_t>(rng());
+    while ((bits & kExponent16<K>) == kExponent16<K>);
+    return K{bits};
+  } else {
+    return static_cast<K>(rng());
+  }
 }
 
 template <class K>
@@ -66,24 +106,48 @@ std::vector<K> typed(const std::vector<std::byte>& bytes) {
   return out;
 }
 
-template <class K>
-void sort_keys(std::vector<K>& keys, bool descending, bool parallel) {
-  auto less = [descending](K a, K b) { return contract_less(a, b, descending); };
-  if (parallel) std::sort(std::execution::par, keys.begin(), keys.end(), less);
-  else std::sort(keys.begin(), keys.end(), less);
+// Whether the options sort by a bit range narrower than the key (SortOptions::begin_bit, end_bit).
+bool cuts_bits(const SortDesc& desc) {
+  const std::uint32_t width = key_bits(desc.key_type);
+  return sorting::bit_range_mask(desc.options.begin_bit, desc.options.end_bit, width) !=
+         sorting::bit_range_mask(0, width, width);
 }
 
+// The key table's ordered image of K's keys cut to desc's bit range (key_bits.hpp).
+template <class K>
+auto range_bits(const SortDesc& desc) {
+  using Bits = sorting::KeyBits<sorting::UnsignedOf<sizeof(K)>>;
+  return sorting::with_key_bits(desc.key_type, desc.options, [](auto bits) -> Bits {
+    if constexpr (std::is_same_v<decltype(bits), Bits>) return bits;
+    else throw Error("the key type is not " + std::to_string(sizeof(K)) + " bytes wide");
+  });
+}
+
+// Sorts as the contract orders, or, with a bit range, stably by the range-cut ranks: keys equal
+// under the range keep their input order, as the radix sort (the one algorithm that takes a
+// range) keeps them.
+template <class K>
+void sort_keys(std::vector<K>& keys, const SortDesc& desc, bool parallel) {
+  const bool descending = desc.options.order == SortOrder::descending;
+  if (!cuts_bits(desc)) {
+    auto less = [descending](K a, K b) { return contract_less(a, b, descending); };
+    if (parallel) std::sort(std::execution::par, keys.begin(), keys.end(), less);
+    else std::sort(keys.begin(), keys.end(), less);
+    return;
+  }
+  const auto bits = range_bits<K>(desc);
+  auto rank = [&](K key) {
+    return bits.rank(bits.canonical(std::bit_cast<sorting::UnsignedOf<sizeof(K)>>(key)), descending);
+  };
+  auto before = [&](K a, K b) { return rank(a) < rank(b); };
+  if (parallel) std::stable_sort(std::execution::par, keys.begin(), keys.end(), before);
+  else std::stable_sort(keys.begin(), keys.end(), before);
+}
+
+// f(K{}) with the C++ type of the key type's row of the key table.
 template <class F>
 auto with_key_type(KeyType type, F&& f) {
-  switch (type) {
-    case KeyType::u32: return f(std::uint32_t{});
-    case KeyType::i32: return f(std::int32_t{});
-    case KeyType::f32: return f(float{});
-    case KeyType::u64: return f(std::uint64_t{});
-    case KeyType::i64: return f(std::int64_t{});
-    case KeyType::f64: return f(double{});
-  }
-  throw Error("unknown key type");
+  return sorting::with_key_type(type, [&](auto row) { return f(typename decltype(row)::type{}); });
 }
 
 std::uint64_t value_at(const std::vector<std::byte>& values, std::size_t i, std::size_t width) {
@@ -95,7 +159,7 @@ std::uint64_t value_at(const std::vector<std::byte>& values, std::size_t i, std:
 }  // namespace
 
 KeyType parse_key_type(const std::string& name) {
-  for (KeyType t : {KeyType::u32, KeyType::i32, KeyType::f32, KeyType::u64, KeyType::i64, KeyType::f64}) {
+  for (KeyType t : sorting::kKeyTypes) {
     if (to_string(t) == name) return t;
   }
   throw Error("unknown key type '" + name + "'");
@@ -116,7 +180,7 @@ SortData make_sort_data(const SortDesc& desc, const std::string& dist, std::uint
     auto keys = draw_keys<K>(dist, n, descending);
     data.keys = bytes_of(keys);
     if (n <= kReferenceMaxCount) {
-      sort_keys(keys, descending, true);
+      sort_keys(keys, desc, true);
       data.reference = bytes_of(keys);
     }
     return 0;
@@ -140,11 +204,12 @@ namespace {
 bool has_reference(const SortData& data) { return data.keys_fingerprint.count == 0; }
 
 // verify_sorted past kReferenceMaxCount, with no sort on the CPU: the keys in the contract's
-// order, and the same multiset of keys (or of pairs) as the input.
+// order (by the options' bit range, where they have one), and the same multiset of keys (or of
+// pairs) as the input.
 void verify_by_fingerprints(const SortDesc& desc, const SortData& data, const std::vector<std::byte>& keys,
                             const std::vector<std::byte>& values, const std::string& what) {
   const std::uint64_t count = keys.size() / key_bytes(desc.key_type);
-  if (const auto at = sorting::check_sorted(desc.key_type, desc.options.order, keys.data(), count)) {
+  if (const auto at = sorting::check_sorted(desc.key_type, desc.options, keys.data(), count)) {
     throw Error("verification failed: keys out of order at " + std::to_string(*at) + " (" + what + ")");
   }
   const bool pairs = desc.value_type != ValueType::none;
@@ -158,14 +223,37 @@ void verify_by_fingerprints(const SortDesc& desc, const SortData& data, const st
   }
 }
 
+// Values are the input's indices: with a stable sort, among keys equal by the order (the bit
+// range's, where there is one) they must rise. Checks the order too.
+void verify_stable_pairs(const SortDesc& desc, const SortData& data, const std::vector<std::byte>& values,
+                         const std::string& what) {
+  const std::size_t width = value_bytes(desc.value_type);
+  const std::uint64_t count = desc.max_count;
+  if (values.size() != count * width) {
+    throw Error("verification failed: " + std::to_string(values.size()) + " bytes of values (" + what + ")");
+  }
+  if (sorting::check_permutation(values.data(), width, count)) {
+    throw Error("verification failed: the values are not a permutation of the indices (" + what + ")");
+  }
+  if (const auto at = sorting::check_argsorted(desc.key_type, desc.options, data.keys.data(), values.data(), width,
+                                               count, /*stable=*/true)) {
+    throw Error("verification failed: pairs out of order or equal keys reordered at " + std::to_string(*at) + " (" +
+                what + ")");
+  }
+}
+
+// Whether the algorithm promises a stable order: the radix sort, the one that takes a bit range.
+bool sorts_stably(const SortDesc& desc) { return desc.options.algorithm == SortAlgorithm::radix || cuts_bits(desc); }
+
 }  // namespace
 
 void verify_sorted(const SortDesc& desc, const SortData& data, const std::vector<std::byte>& keys,
                    const std::vector<std::byte>& values) {
   const std::string what = std::string(to_string(desc.options.algorithm)) + " at n=" + std::to_string(desc.max_count);
+  const std::size_t width = value_bytes(desc.value_type), kb = key_bytes(desc.key_type);
+  if (width && sorts_stably(desc)) verify_stable_pairs(desc, data, values, what);
   if (!has_reference(data)) return verify_by_fingerprints(desc, data, keys, values, what);
   if (keys != data.reference) throw Error("verification failed: keys out of order (" + what + ")");
-  const std::size_t width = value_bytes(desc.value_type), kb = key_bytes(desc.key_type);
   if (!width) return;
   std::vector<bool> seen(desc.max_count);
   for (std::size_t i = 0; i < desc.max_count; ++i) {
@@ -178,7 +266,6 @@ void verify_sorted(const SortDesc& desc, const SortData& data, const std::vector
 }
 
 double time_cpu_sort(const SortDesc& desc, const SortData& data, int runs, bool parallel) {
-  const bool descending = desc.options.order == SortOrder::descending;
   return with_key_type(desc.key_type, [&](auto k) {
     using K = decltype(k);
     const auto input = typed<K>(data.keys);
@@ -186,7 +273,7 @@ double time_cpu_sort(const SortDesc& desc, const SortData& data, int runs, bool 
     for (int i = 0; i < runs; ++i) {
       auto copy = input;
       const auto start = std::chrono::steady_clock::now();
-      sort_keys(copy, descending, parallel);
+      sort_keys(copy, desc, parallel);
       ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
       if (!has_reference(data)) {
         SortDesc keys_only = desc;
@@ -198,6 +285,15 @@ double time_cpu_sort(const SortDesc& desc, const SortData& data, int runs, bool 
     }
     return bench::summarize(ms).median_ms;
   });
+}
+
+std::uint64_t radix_bytes_per_key(const SortDesc& desc) {
+  const std::uint64_t k = key_bytes(desc.key_type), v = value_bytes(desc.value_type);
+  const std::uint32_t width = key_bits(desc.key_type);
+  const std::uint64_t range = sorting::bit_range_mask(desc.options.begin_bit, desc.options.end_bit, width);
+  std::uint64_t passes = 0;  // the aligned 8-bit digits the range overlaps, as the radix sort passes over them
+  for (std::uint32_t digit = 0; digit < width; digit += 8) passes += ((range >> digit) & 0xFFu) != 0;
+  return passes * 2 * (k + v) + k;
 }
 
 double time_host_to_host(Context& ctx, const SortDesc& desc, const SortData& data, int runs) {

@@ -29,17 +29,27 @@ ValueType parse_value_type(const std::string& name);
 
 /// Keys of `desc.key_type` drawn by `dist` (uniform, sorted, reverse, few, equal) from a fixed
 /// seed, values as indices, and the CPU reference order (or, past kReferenceMaxCount, the input's
-/// fingerprints).
+/// fingerprints). Uniform keys: integers of random bits, f32 and f64 uniform in [-1e6, 1e6], f16
+/// and bf16 every finite bit pattern equally likely. The reference order is the contract's, or,
+/// with a bit range in desc.options, a stable sort by the range-cut ranks (key_bits.hpp).
 SortData make_sort_data(const SortDesc& desc, const std::string& dist, std::uint64_t n);
 
 /// Throws Error unless `keys` equals the reference and every value is the index of its key; past
-/// kReferenceMaxCount, unless the keys are in the contract's order and the fingerprint of the keys
-/// (or of the pairs) is the input's.
+/// kReferenceMaxCount, unless the keys are in the contract's order (by the bit range, if any) and
+/// the fingerprint of the keys (or of the pairs) is the input's. For a stable sort (radix, and so
+/// every sort by a bit range) the values among equal keys must also rise.
 void verify_sorted(const SortDesc& desc, const SortData& data, const std::vector<std::byte>& keys,
                    const std::vector<std::byte>& values);
 
-/// Median milliseconds of std::sort (one thread) or std::sort(std::execution::par) on a copy.
+/// Median milliseconds of std::sort (one thread) or std::sort(std::execution::par) on a copy;
+/// with a bit range, std::stable_sort by the range-cut ranks.
 double time_cpu_sort(const SortDesc& desc, const SortData& data, int runs, bool parallel);
+
+/// Bytes a radix sort must move through device memory per key (BENCHMARKS.md, "Method"): each
+/// digit pass reads and writes keys and values, the histogram reads the keys once, and there is
+/// one pass per 8-bit digit that the bit range covers: passes x 2(k + v) + k for k key and v value
+/// bytes (36 for u32 keys, 3 for u8 keys, 20 for u32 keys sorted by bits 0:16).
+std::uint64_t radix_bytes_per_key(const SortDesc& desc);
 
 /// Median wall-clock milliseconds of the convenient API on a host array (upload, sort,
 /// download) on a warm context, a fresh copy of the input before each call (not timed); the

@@ -12,8 +12,9 @@
 namespace vkc::cli {
 
 std::filesystem::path peer_path(const std::string& name) {
+  const char* dir = std::getenv("VKC_PEER_DIR");
   const auto self = std::filesystem::read_symlink("/proc/self/exe");
-  const auto path = self.parent_path() / "peers" / name;
+  const auto path = (dir && *dir ? std::filesystem::path(dir) : self.parent_path() / "peers") / name;
   if (!std::filesystem::exists(path)) {
     throw Error("--peers: " + path.string() + " not found (the CUDA peers are built only where nvcc exists)");
   }
@@ -39,11 +40,12 @@ std::vector<std::string> run_peer(const std::string& command) {
 
 std::map<std::uint64_t, double> run_cub_peer(const std::string& algo, const std::string& key, const std::string& values,
                                              const std::string& order, const std::string& dist,
-                                             const std::vector<std::uint64_t>& sizes) {
+                                             const std::vector<std::uint64_t>& sizes, const std::string& bits) {
   std::string list;
   for (auto n : sizes) list += (list.empty() ? "" : ",") + std::to_string(n);
-  const std::string command = peer_path("vkc-peer-cub-sort").string() + " --algo " + algo + " --key " + key +
-                              " --value " + values + " --order " + order + " --dist " + dist + " --n " + list;
+  std::string command = peer_path("vkc-peer-cub-sort").string() + " --algo " + algo + " --key " + key + " --value " +
+                        values + " --order " + order + " --dist " + dist + " --n " + list;
+  if (!bits.empty()) command += " --bits " + bits;
   std::map<std::uint64_t, double> out;
   for (const auto& line : run_peer(command)) {
     const auto j = nlohmann::json::parse(line);

@@ -9,17 +9,19 @@
 
 namespace vkc::cli {
 
-/// The peer executable `name` beside the vkc binary (<dir of vkc>/peers/<name>); throws Error
-/// naming the path when it is missing (built only where nvcc exists).
+/// The peer executable `name` beside the vkc binary (<dir of vkc>/peers/<name>), or in the folder
+/// the environment variable VKC_PEER_DIR names; throws Error naming the path when it is missing
+/// (built only where nvcc exists).
 std::filesystem::path peer_path(const std::string& name);
 
 /// Runs `command` and returns each line of its stdout that parses as a JSON object, as text.
 std::vector<std::string> run_peer(const std::string& command);
 
-/// Median milliseconds per n of vkc-peer-cub-sort --algo radix|merge for the given sizes.
+/// Median milliseconds per n of vkc-peer-cub-sort --algo radix|merge for the given sizes; `bits`
+/// ("BEGIN:END", radix only) is its --bits, empty for every bit.
 std::map<std::uint64_t, double> run_cub_peer(const std::string& algo, const std::string& key, const std::string& values,
                                              const std::string& order, const std::string& dist,
-                                             const std::vector<std::uint64_t>& sizes);
+                                             const std::vector<std::uint64_t>& sizes, const std::string& bits = "");
 
 struct TorchTimes {
   double host_to_host_ms = -1;  ///< host tensor to the GPU, torch.sort, back to the host (wall)

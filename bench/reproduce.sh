@@ -3,7 +3,7 @@
 # Measures every table of BENCHMARKS.md on this machine's GPU and writes them, with their CSVs,
 # the keys/s plot and the environment, into one folder.
 #
-#   bench/reproduce.sh OUT [all|part1|part2|part3|part4]
+#   bench/reproduce.sh OUT [all|part1|part2|part3|part4|part5]
 #
 # Each part fits one 10-minute call on an H100 (times measured at 974611a, or estimated where
 # marked); `all` (the default) runs the four in turn. Most of each part's time is the CPU's: the
@@ -19,6 +19,9 @@
 # part4: u64+u64 pairs, at 2^20, 2^24, 2^26 and 2^27 (one buffer cannot hold the temporary data of
 #        2^28). Not yet run; about 300 s estimated (2^27 pairs of 16 bytes, as many bytes as u32+u32
 #        at 2^28).
+# part5: the key types of issue 51 beside CUB's radix sort (no merge sort or PyTorch): u8, u16 and
+#        f16 keys, and u32 keys sorted by bits 0:16 (--bits 0:16, CUB's begin_bit/end_bit), at 2^24,
+#        2^26 and 2^28. Not yet run; bench/issue51_device.sh runs these and more in one call.
 # Run from the repository root. BUILD (default: build) holds `vkc`, and `peers/` with the CUDA
 # peers where they were built (-DVKC_BUILD_PEERS=ON); without them the tables have no CUB column.
 # BUILD/lib, if present, is searched first for shared libraries (TBB on a machine without it).
@@ -30,11 +33,11 @@
 # it again on a folder that merges several parts.
 set -uo pipefail
 
-usage() { echo "usage: bench/reproduce.sh OUT [all|part1|part2|part3|part4]" >&2; exit 2; }
+usage() { echo "usage: bench/reproduce.sh OUT [all|part1|part2|part3|part4|part5]" >&2; exit 2; }
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage; fi
 OUT=$1
 PART=${2:-all}
-case $PART in all|part1|part2|part3|part4) ;; *) usage ;; esac
+case $PART in all|part1|part2|part3|part4|part5) ;; *) usage ;; esac
 
 BUILD=${BUILD:-build}
 VKC="$BUILD/vkc"
@@ -50,10 +53,12 @@ fi
 
 # Sizes: the full tables, or a quick pass through every step on a CPU device.
 if [ "${REPRO_SCALE:-full}" = tiny ]; then
-  ALL_MAX=14 CPU_MAX=14 ODD_MAX=12 SMALL_MAX=13 SORTED_MAX=13 RADIX_SIZES="10 12" RUNS=(--runs 10 --warmup 1)
+  ALL_MAX=14 CPU_MAX=14 ODD_MAX=12 SMALL_MAX=13 SORTED_MAX=13 RADIX_SIZES="10 12" KEY_TYPE_SIZES="10 12"
+  RUNS=(--runs 10 --warmup 1)
   NBODY_N=256,512 NBODY_RUNS=(--runs 2 --warmup 1)
 else
-  ALL_MAX=28 CPU_MAX=26 ODD_MAX=16 SMALL_MAX=17 SORTED_MAX=20 RADIX_SIZES="20 24 26 28" RUNS=()
+  ALL_MAX=28 CPU_MAX=26 ODD_MAX=16 SMALL_MAX=17 SORTED_MAX=20 RADIX_SIZES="20 24 26 28" KEY_TYPE_SIZES="24 26 28"
+  RUNS=()
   NBODY_N=16384,32768,65536,135168,262144,524288,1048576 NBODY_RUNS=()
 fi
 PEERS=()
@@ -135,9 +140,11 @@ all_algorithms() {
   [ ${#plot[@]} -gt 0 ] || python3 "$HERE/plot_sort.py" "$OUT/sort-u32.csv" "$OUT/sort-u32.png"
 }
 
-# One case of the radix table beside CUB, one size per run, the rows gathered in one CSV.
-radix_case() {  # radix_case NAME TYPE VALUES KEY_BYTES VALUE_BYTES
+# One case of the radix table beside CUB, one size per run (the sizes RADIX_SIZES lists), the rows
+# gathered in one CSV; OPTION... go to every run (--bits 0:16, --peer-algos cub_radix).
+radix_case() {  # radix_case NAME TYPE VALUES KEY_BYTES VALUE_BYTES [OPTION...]
   local name=$1 type=$2 values=$3 kb=$4 vb=$5 csv="$OUT/radix-$1.csv" rc=0 e n
+  shift 5
   rm -f "$csv"
   for e in $RADIX_SIZES; do
     n=$((1 << e))
@@ -146,7 +153,8 @@ radix_case() {  # radix_case NAME TYPE VALUES KEY_BYTES VALUE_BYTES
       echo "2^$e: the temporary data does not fit one storage buffer; 2^$((e - 1)) instead"
     fi
     "$VKC" bench sort "${PEERS[@]}" "${RUNS[@]}" --algos radix --type "$type" --values "$values" \
-      --min-n "$n" --max-n "$n" --no-transfer --cpu-max-n 0 --csv "$OUT/logs/radix-$name-$n.csv" || { rc=1; continue; }
+      --min-n "$n" --max-n "$n" --no-transfer --cpu-max-n 0 --csv "$OUT/logs/radix-$name-$n.csv" "$@" ||
+      { rc=1; continue; }
     if [ -f "$csv" ]; then tail -n +2 "$OUT/logs/radix-$name-$n.csv" >> "$csv"
     else cp "$OUT/logs/radix-$name-$n.csv" "$csv"; fi
   done
@@ -179,6 +187,14 @@ if runs part3; then
 fi
 if runs part4; then
   step radix-u64-u64 radix_case u64-u64 u64 u64 8 8
+fi
+if runs part5; then
+  # CUB's radix sort alone beside ours: its merge sort and PyTorch add minutes and no column here.
+  RADIX_SIZES=$KEY_TYPE_SIZES step radix-u8 radix_case u8 u8 none 1 0 --peer-algos cub_radix
+  RADIX_SIZES=$KEY_TYPE_SIZES step radix-u16 radix_case u16 u16 none 2 0 --peer-algos cub_radix
+  RADIX_SIZES=$KEY_TYPE_SIZES step radix-f16 radix_case f16 f16 none 2 0 --peer-algos cub_radix
+  RADIX_SIZES=$KEY_TYPE_SIZES step radix-u32-bits0-16 radix_case u32-bits0-16 u32 none 4 0 --bits 0:16 \
+    --peer-algos cub_radix
 fi
 printf '%-24s %5d s\n' total $((SECONDS - start_all)) >> "$OUT/timing-$PART.txt"
 python3 "$HERE/summarize.py" "$OUT" || failed=1

@@ -22,6 +22,17 @@ RADIX_CASES = [
     ("u64 keys + u64 values", "radix-u64-u64.csv", 8, 8),
 ]
 RADIX_SIZES = [1 << 20, 1 << 24, 1 << 26, 1 << 27, 1 << 28]
+# Issue 51's key types and bit range (reproduce.sh part5, issue51_device.sh): label, CSV, key
+# bytes, value bytes; one table each. bytes_per_key comes from the CSV where it has the column.
+KEY_TYPE_CASES = [
+    ("u32 keys", "radix-u32.csv", 4, 0),
+    ("u16 keys", "radix-u16.csv", 2, 0),
+    ("i16 keys", "radix-i16.csv", 2, 0),
+    ("f16 keys", "radix-f16.csv", 2, 0),
+    ("bf16 keys", "radix-bf16.csv", 2, 0),
+    ("u8 keys", "radix-u8.csv", 1, 0),
+    ("u32 keys, bits 0:16", "radix-u32-bits0-16.csv", 4, 0),
+]
 FILES = [  # the index: file, what it holds
     ("env-*.txt", "GPU, driver, Vulkan, CUDA and CUB versions, commit, date, copy rate (one per part run)"),
     ("vkc-info.json", "`vkc info --json` on the machine"),
@@ -30,7 +41,8 @@ FILES = [  # the index: file, what it holds
     ("sort-u32-u32-small.csv", "bitonic and radix, u32 keys with u32 values, small sizes (the crossover)"),
     ("sort-u32-sorted.csv", "bitonic, odd_even and radix on sorted input"),
     ("nbody.csv", "`vkc bench nbody --peers`: force evaluation speed beside the GPU Gems 3 CUDA kernel"),
-    ("radix-*.csv", "the radix sort beside CUB, one case per file, at 2^20, 2^24, 2^26 and 2^28 (2^27 where one buffer cannot hold more)"),
+    ("radix-*.csv", "the radix sort beside CUB, one case per file, at 2^20, 2^24, 2^26 and 2^28 (2^27 where one buffer cannot hold more); "
+     "issue 51's key types (radix-u8, -u16, -f16, ..., -u32-bits0-16) at 2^24, 2^26 and 2^28"),
     ("tables.md", "the tables of BENCHMARKS.md, made from the files above by bench/summarize.py"),
     ("timing-*.txt", "each step's wall time and status"),
     ("logs/", "each step's printed output"),
@@ -99,6 +111,40 @@ def radix_rows(folder, name):
 def bytes_per_key(kb, vb):
     # One pass per 8-bit digit reads and writes keys and values; the histogram reads the keys once.
     return kb * 2 * (kb + vb) + kb
+
+
+def row_bytes_per_key(row, kb, vb):
+    """The CSV's bytes_per_key (which counts the digits a bit range covers), else the whole key's."""
+    return number(row.get("bytes_per_key")) or bytes_per_key(kb, vb)
+
+
+def key_type_tables(folder, copy_tbps):
+    """One table per key type of KEY_TYPE_CASES that the folder holds, against CUB's radix sort,
+    with the copy bound of its bytes per key; "vs u32" is vkcompute's u32 time over this case's at
+    the same n (the issue asks 1.7x of the 8- and 16-bit keys). Empty when none is there."""
+    u32 = radix_rows(folder, "radix-u32.csv") or radix_rows(folder, "sort-u32.csv")  # issue51_device.sh, or part1
+    out = []
+    for label, name, kb, vb in KEY_TYPE_CASES:
+        rows = radix_rows(folder, name)
+        if not rows:
+            continue
+        lines = []
+        for n in sorted(rows):
+            r = rows[n]
+            ours, per_key = number(r["gpu_ms"]), row_bytes_per_key(r, kb, vb)
+            bound = copy_tbps * 1e12 / per_key / 1e9 if copy_tbps else None
+            rate = n / ours / 1e6
+            base = number(u32[n]["gpu_ms"]) if n in u32 else None
+            lines.append([size(n), r["gpu_ms"], r["cub_ms"], r["ratio_to_cub"] + "x" if r["ratio_to_cub"] else "",
+                          r["gkeys_per_s"], "%.2fx" % (base / ours) if base and name != "radix-u32.csv" else "",
+                          "%d" % per_key, "%.0f%% of %.0f" % (100 * rate / bound, bound) if bound else ""])
+        first = next(iter(rows.values()))
+        cut = first.get("begin_bit") and (int(first["begin_bit"]), int(first["end_bit"])) != (0, 8 * kb)
+        title = "%s (the CSV's bit range %s:%s)" % (label, first["begin_bit"], first["end_bit"]) if cut else label
+        out.append("### %s\n\n" % title + table(
+            ["n", "radix ms", "CUB ms", "CUB / radix", "G keys/s", "vs u32", "bytes per key",
+             "fraction of the copy bound"], lines))
+    return "\n".join(out)
 
 
 def radix_sizes(folder):
@@ -201,6 +247,8 @@ def main():
     copy_tbps = number(env.get("copy_tbps", "").split(" ")[0])
     parts = ["# Tables\n", "".join("- %s: %s\n" % kv for kv in env.items()),
              "\n## Radix sort against CUB\n\n", radix_table(folder, copy_tbps),
+             ("\n## Key types and bit ranges against CUB\n\n" + key_type_tables(folder, copy_tbps))
+             if key_type_tables(folder, copy_tbps) else "",
              "\n![keys/s against n](sort-u32.png)\n",
              "\n## Every algorithm, the CPU, and the GPU sort with transfers (u32 keys, ms)\n\n", cpu_gpu_table(folder),
              "\n## Crossover (u32 keys; u32 keys with u32 values)\n\n", crossover_table(folder),

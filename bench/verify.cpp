@@ -111,10 +111,26 @@ Fingerprint fingerprint(KeyType key_type, const void* keys, ValueType value_type
   return total;
 }
 
+namespace {
+
+// The options of a sort in `order` by every bit of the key.
+SortOptions in_order(SortOrder order) {
+  SortOptions options;
+  options.order = order;
+  return options;
+}
+
+}  // namespace
+
 std::optional<std::uint64_t> check_sorted(KeyType key_type, SortOrder order, const void* keys, std::uint64_t count,
                                           const VerifyParallelism& parallelism) {
-  const bool descending = order == SortOrder::descending;
-  return with_key_bits(key_type, [&](auto bits) {
+  return check_sorted(key_type, in_order(order), keys, count, parallelism);
+}
+
+std::optional<std::uint64_t> check_sorted(KeyType key_type, const SortOptions& options, const void* keys,
+                                          std::uint64_t count, const VerifyParallelism& parallelism) {
+  const bool descending = options.order == SortOrder::descending;
+  return with_key_bits(key_type, options, [&](auto bits) {
     auto rank_at = [&](std::uint64_t i) { return bits.rank(bits.canonical(bits.load(keys, i)), descending); };
     auto first_break = [&](std::uint64_t begin, std::uint64_t end) -> std::optional<std::uint64_t> {
       for (std::uint64_t i = begin; i < end; ++i) {
@@ -147,9 +163,15 @@ std::optional<std::uint64_t> check_permutation(const void* indices, std::size_t 
 std::optional<std::uint64_t> check_argsorted(KeyType key_type, SortOrder order, const void* keys, const void* indices,
                                              std::size_t index_bytes, std::uint64_t count, bool stable,
                                              const VerifyParallelism& parallelism) {
+  return check_argsorted(key_type, in_order(order), keys, indices, index_bytes, count, stable, parallelism);
+}
+
+std::optional<std::uint64_t> check_argsorted(KeyType key_type, const SortOptions& options, const void* keys,
+                                             const void* indices, std::size_t index_bytes, std::uint64_t count,
+                                             bool stable, const VerifyParallelism& parallelism) {
   check_index_bytes(index_bytes);
-  const bool descending = order == SortOrder::descending;
-  return with_key_bits(key_type, [&](auto bits) {
+  const bool descending = options.order == SortOrder::descending;
+  return with_key_bits(key_type, options, [&](auto bits) {
     auto rank_at = [&](std::uint64_t index) { return bits.rank(bits.canonical(bits.load(keys, index)), descending); };
     auto first_break = [&](std::uint64_t begin, std::uint64_t end) -> std::optional<std::uint64_t> {
       for (std::uint64_t i = std::max<std::uint64_t>(begin, 1); i < end; ++i) {

@@ -44,6 +44,11 @@ Fingerprint fingerprint(KeyType key_type, const void* keys, ValueType value_type
 /// set, which the sort never returns; nullopt when the keys are in the contract's order.
 std::optional<std::uint64_t> check_sorted(KeyType key_type, SortOrder order, const void* keys, std::uint64_t count,
                                           const VerifyParallelism& parallelism = {});
+/// check_sorted in the order of a radix sort by a bit range: keys compared by the bits
+/// [options.begin_bit, options.end_bit) of their ordered image (SortOptions) alone, in
+/// options.order; with the default range, the same as the overload above.
+std::optional<std::uint64_t> check_sorted(KeyType key_type, const SortOptions& options, const void* keys,
+                                          std::uint64_t count, const VerifyParallelism& parallelism = {});
 
 /// The first index i at which `indices` (`index_bytes` 4 or 8 bytes each) stops being a
 /// permutation of 0 .. count - 1: an index out of range, or one seen before (the later of the two
@@ -60,5 +65,11 @@ std::optional<std::uint64_t> check_permutation(const void* indices, std::size_t 
 std::optional<std::uint64_t> check_argsorted(KeyType key_type, SortOrder order, const void* keys, const void* indices,
                                              std::size_t index_bytes, std::uint64_t count, bool stable,
                                              const VerifyParallelism& parallelism = {});
+/// check_argsorted with keys compared by the bits of options' range of their ordered image alone
+/// (SortOptions::begin_bit, end_bit), in options.order: with `stable`, keys equal under the range
+/// must keep their input order.
+std::optional<std::uint64_t> check_argsorted(KeyType key_type, const SortOptions& options, const void* keys,
+                                             const void* indices, std::size_t index_bytes, std::uint64_t count,
+                                             bool stable, const VerifyParallelism& parallelism = {});
 
 }  // namespace vkc::sorting

@@ -2,6 +2,9 @@
 // generated keys (optionally with index values) and prints one JSON line per size.
 #include "peer_common.cuh"
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 #include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/version.cuh>
@@ -20,7 +23,8 @@ constexpr const char* kProgram = "vkc-peer-cub-sort";
 constexpr const char* kUsage =
     "usage: vkc-peer-cub-sort --n N1,N2,... [options]\n"
     "  --algo radix|merge                       cub::DeviceRadixSort or cub::DeviceMergeSort (radix)\n"
-    "  --key u32|i32|f32|u64|i64|f64            key type (u32)\n"
+    "  --key u32|i32|f32|u64|i64|f64|u8|i8|u16|i16|f16|bf16\n"
+    "                                           key type (u32); f16 is __half, bf16 __nv_bfloat16\n"
     "  --value none|u32|u64                     value type; values are the original indices (none)\n"
     "  --order asc|desc                         sort order (asc)\n"
     "  --dist uniform|sorted|reverse|few|equal  input distribution (uniform)\n"
@@ -29,6 +33,8 @@ constexpr const char* kUsage =
     "  --warmup W                               untimed runs before them (3)\n"
     "  --seed S                                 generator seed (1)\n"
     "  --sweep-mb M                             after each input copy, untimed, read M MiB of another buffer (0)\n"
+    "  --bits B:E                               radix: CUB's begin_bit and end_bit (0:width; E past\n"
+    "                                           the key's width means its width)\n"
     "  --tile WGxITEMS                          radix, u32 keys: CUB's onesweep kernel with this tile\n"
     "                                           (384x12|384x15|384x16|448x18|384x23; default: CUB's own)\n"
     "Prints one JSON object per size on stdout; exits non-zero on an error or a wrong result.\n";
@@ -48,6 +54,15 @@ struct Config {
   std::uint64_t seed = 1;
   std::string tile;  // empty: CUB's own onesweep tile; else one of the tiles with_tile names
   int sweep_mb = 0;  // MiB read after each input copy (sweep_read)
+  // --bits: CUB's begin_bit and end_bit as given; bit_range() fits them to the key type.
+  int begin_bit = 0;
+  int end_bit = INT_MAX;
+};
+
+// The bits [begin, end) of a key's ordered image that the radix sort sorts by, as passed to CUB.
+struct BitRange {
+  int begin = 0;
+  int end = 0;
 };
 
 // Stands for "no values": the keys-only sorts.
@@ -56,7 +71,7 @@ struct NoValue {};
 template <typename V>
 constexpr bool kHasValues = !std::is_same_v<V, NoValue>;
 
-// "a is ordered before b" for the requested order, on host and device.
+// "a is ordered before b" for the requested order: cub::DeviceMergeSort's comparators.
 template <typename K>
 struct Ascending {
   __host__ __device__ bool operator()(const K& a, const K& b) const { return a < b; }
@@ -66,18 +81,95 @@ struct Descending {
   __host__ __device__ bool operator()(const K& a, const K& b) const { return b < a; }
 };
 
+// ---------------------------------------------------------------- key types
+
+// The unsigned integer of a key's size: the bits CUB's radix sort orders.
+template <typename K>
+using BitsOf = std::conditional_t<
+    sizeof(K) == 1, std::uint8_t,
+    std::conditional_t<sizeof(K) == 2, std::uint16_t,
+                       std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint64_t>>>;
+
+template <typename K>
+constexpr bool kIsFloatKey =
+    std::is_floating_point_v<K> || std::is_same_v<K, __half> || std::is_same_v<K, __nv_bfloat16>;
+
+// A 16-bit float's exponent field: all ones for infinities and NaNs.
+template <typename K>
+constexpr std::uint16_t kExponent16 = std::is_same_v<K, __half> ? 0x7C00 : 0x7F80;
+
+template <typename K>
+constexpr int kKeyWidth = int(sizeof(K) * 8);
+
+template <typename K>
+BitsOf<K> bits_of(const K& key) {
+  BitsOf<K> bits;
+  std::memcpy(&bits, &key, sizeof bits);
+  return bits;
+}
+
+// The key of the given bits. (void*: __half and __nv_bfloat16 are classes to the compiler, but
+// trivially copyable, their bits their only member.)
+template <typename K>
+K key_of(BitsOf<K> bits) {
+  static_assert(std::is_trivially_copyable_v<K>);
+  K key;
+  std::memcpy(static_cast<void*>(&key), &bits, sizeof key);
+  return key;
+}
+
+// --bits fitted to K as CUB needs them: end_bit past the width is the width (vkcompute's
+// SortOptions reads it so), and a begin_bit past end_bit an empty range.
+template <typename K>
+BitRange bit_range(const Config& cfg) {
+  const int end = std::min(cfg.end_bit, kKeyWidth<K>);
+  return {std::min(cfg.begin_bit, end), end};
+}
+
+// Where CUB's radix sort puts a key: the number it sorts ascending, stably. These are the
+// transformations CUB documents (cub/device/device_radix_sort.cuh): signed keys with the sign bit
+// flipped; floats with the sign bit flipped (positive) or every bit flipped (negative), -0.0 as
+// +0.0; then, for a descending sort, every bit inverted; only bits [begin_bit, end_bit) of the
+// result count. NaNs get no special treatment: they sort by these bits.
+template <typename K>
+struct CubRank {
+  BitRange bits;
+  bool descending = false;
+
+  std::uint64_t operator()(const K& key) const {
+    using U = BitsOf<K>;
+    constexpr U kHigh = U(U{1} << (kKeyWidth<K> - 1));
+    U u = bits_of(key);
+    if constexpr (kIsFloatKey<K>) {
+      if (u == kHigh) u = 0;  // -0.0 sorts as +0.0
+      u = (u & kHigh) ? U(~u) : U(u ^ kHigh);
+    } else if constexpr (std::is_signed_v<K>) {
+      u = U(u ^ kHigh);
+    }
+    if (descending) u = U(~u);
+    const int width = bits.end - bits.begin;
+    if (width <= 0) return 0;
+    const std::uint64_t mask = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+    return (std::uint64_t(u) >> bits.begin) & mask;
+  }
+};
+
 // ---------------------------------------------------------------- input data
 
 template <typename K>
 K random_key(peer::SplitMix64& rng) {
   if constexpr (std::is_floating_point_v<K>) {
     return static_cast<K>(-1.0e6 + 2.0e6 * rng.unit());  // uniform in [-1e6, 1e6]
+  } else if constexpr (kIsFloatKey<K>) {
+    // Every finite 16-bit pattern equally likely (both zeros and the subnormals among them):
+    // [-1e6, 1e6] is past binary16's range, and uniform bits give every digit its full spread,
+    // as the integer keys' do. vkc bench sort draws its 16-bit floats the same way.
+    std::uint16_t bits;
+    do bits = static_cast<std::uint16_t>(rng.next());
+    while ((bits & kExponent16<K>) == kExponent16<K>);
+    return key_of<K>(bits);
   } else {
-    using U = std::make_unsigned_t<K>;
-    const U bits = static_cast<U>(rng.next());  // uniform random bits
-    K key;
-    std::memcpy(&key, &bits, sizeof key);
-    return key;
+    return key_of<K>(static_cast<BitsOf<K>>(rng.next()));  // uniform random bits
   }
 }
 
@@ -88,18 +180,22 @@ std::vector<K> make_keys(Dist dist, std::size_t n, std::uint64_t seed) {
   switch (dist) {
     case Dist::Uniform:
     case Dist::Sorted:
-    case Dist::Reverse:
+    case Dist::Reverse: {
       for (K& k : keys) k = random_key<K>(rng);
-      if (dist == Dist::Sorted) std::sort(keys.begin(), keys.end(), Ascending<K>{});
-      if (dist == Dist::Reverse) std::sort(keys.begin(), keys.end(), Descending<K>{});
-      break;
-    case Dist::Few: {
-      std::vector<K> pool;
-      while (pool.size() < 16) {
-        const K k = random_key<K>(rng);
-        if (std::find(pool.begin(), pool.end(), k) == pool.end()) pool.push_back(k);
+      // In CUB's order of the whole key (the same as < for the keys drawn here: no NaNs).
+      const CubRank<K> rank{{0, kKeyWidth<K>}, dist == Dist::Reverse};
+      if (dist != Dist::Uniform) {
+        std::sort(keys.begin(), keys.end(), [&](const K& a, const K& b) { return rank(a) < rank(b); });
       }
-      for (K& k : keys) k = pool[rng.next() % pool.size()];
+      break;
+    }
+    case Dist::Few: {
+      std::vector<BitsOf<K>> pool;  // distinct bit patterns (random_key draws no NaNs, so distinct keys)
+      while (pool.size() < 16) {
+        const BitsOf<K> bits = bits_of(random_key<K>(rng));
+        if (std::find(pool.begin(), pool.end(), bits) == pool.end()) pool.push_back(bits);
+      }
+      for (K& k : keys) k = key_of<K>(pool[rng.next() % pool.size()]);
       break;
     }
     case Dist::Equal:
@@ -148,19 +244,22 @@ cudaError_t with_tile(const std::string& name, F&& f) {
 
 template <typename K, typename V, int Threads, int Items>
 cudaError_t fixed_tile_dispatch(TileShape<Threads, Items>, void* temp, std::size_t& temp_bytes,
-                                cub::DoubleBuffer<K>& keys, cub::DoubleBuffer<V>& values, int n, cudaStream_t stream) {
+                                cub::DoubleBuffer<K>& keys, cub::DoubleBuffer<V>& values, int n, BitRange bits,
+                                cudaStream_t stream) {
   using OffsetT = cub::detail::choose_offset_t<int>;
   using Hub = FixedTileHub<K, V, OffsetT, Threads, Items>;
   using Dispatch = cub::DispatchRadixSort<cub::SortOrder::Ascending, K, V, OffsetT, cub::detail::identity_decomposer_t, Hub>;
   // is_overwrite_okay: the DoubleBuffer overloads of DeviceRadixSort pass true too.
-  return Dispatch::Dispatch(temp, temp_bytes, keys, values, static_cast<OffsetT>(n), 0, int(sizeof(K) * 8), true, stream);
+  return Dispatch::Dispatch(temp, temp_bytes, keys, values, static_cast<OffsetT>(n), bits.begin, bits.end, true, stream);
 }
 
 // An ascending CUB radix sort with the onesweep tile `tile` names (--tile).
 template <typename K, typename V>
 cudaError_t fixed_tile_sort(const std::string& tile, void* temp, std::size_t& temp_bytes, cub::DoubleBuffer<K>& keys,
-                            cub::DoubleBuffer<V>& values, int n, cudaStream_t stream) {
-  return with_tile(tile, [&](auto shape) { return fixed_tile_dispatch(shape, temp, temp_bytes, keys, values, n, stream); });
+                            cub::DoubleBuffer<V>& values, int n, BitRange bits, cudaStream_t stream) {
+  return with_tile(tile, [&](auto shape) {
+    return fixed_tile_dispatch(shape, temp, temp_bytes, keys, values, n, bits, stream);
+  });
 }
 
 // ---------------------------------------------------------------- the sort call
@@ -174,13 +273,14 @@ struct Work {
 };
 
 // One CUB sort of work.keys[0] (and work.values[0]). With temp == nullptr it only
-// sets temp_bytes, as CUB does.
+// sets temp_bytes, as CUB does. The item count is an `int`, as the peer has always passed it:
+// CUB picks its tuning by the count's type (see README.md, "The count type").
 template <typename K, typename V>
 cudaError_t cub_sort(const Config& cfg, void* temp, std::size_t& temp_bytes, Work<K, V>& work, int n,
                      cudaStream_t stream) {
   const bool asc = cfg.order == Order::Ascending;
   if (cfg.algo == Algo::Radix) {
-    constexpr int kEndBit = int(sizeof(K) * 8);
+    const BitRange bits = bit_range<K>(cfg);
     cub::DoubleBuffer<K> keys(work.keys[0], work.keys[1]);
     cudaError_t status;
     if constexpr (std::is_same_v<K, std::uint32_t> && (std::is_same_v<V, std::uint32_t> || !kHasValues<V>)) {
@@ -188,7 +288,7 @@ cudaError_t cub_sort(const Config& cfg, void* temp, std::size_t& temp_bytes, Wor
         using Values = std::conditional_t<kHasValues<V>, V, cub::NullType>;
         cub::DoubleBuffer<Values> values;
         if constexpr (kHasValues<V>) values = cub::DoubleBuffer<Values>(work.values[0], work.values[1]);
-        status = fixed_tile_sort(cfg.tile, temp, temp_bytes, keys, values, n, stream);
+        status = fixed_tile_sort(cfg.tile, temp, temp_bytes, keys, values, n, bits, stream);
         work.current = keys.selector;
         return status;
       }
@@ -196,11 +296,12 @@ cudaError_t cub_sort(const Config& cfg, void* temp, std::size_t& temp_bytes, Wor
     if constexpr (kHasValues<V>) {
       cub::DoubleBuffer<V> values(work.values[0], work.values[1]);
       // CUB flips the keys' and the values' selectors together.
-      status = asc ? cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys, values, n, 0, kEndBit, stream)
-                   : cub::DeviceRadixSort::SortPairsDescending(temp, temp_bytes, keys, values, n, 0, kEndBit, stream);
+      status = asc ? cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys, values, n, bits.begin, bits.end, stream)
+                   : cub::DeviceRadixSort::SortPairsDescending(temp, temp_bytes, keys, values, n, bits.begin,
+                                                               bits.end, stream);
     } else {
-      status = asc ? cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys, n, 0, kEndBit, stream)
-                   : cub::DeviceRadixSort::SortKeysDescending(temp, temp_bytes, keys, n, 0, kEndBit, stream);
+      status = asc ? cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys, n, bits.begin, bits.end, stream)
+                   : cub::DeviceRadixSort::SortKeysDescending(temp, temp_bytes, keys, n, bits.begin, bits.end, stream);
     }
     work.current = keys.selector;
     return status;
@@ -227,15 +328,16 @@ void on_threads(std::size_t count, F f) {
   for (std::thread& t : threads) t.join();
 }
 
-// std::sort on every core: one slice per core sorted on its own thread, then neighbouring runs
-// merged, on threads too, until one is left. A serial std::sort of the reference took about 20 s
+// std::stable_sort on every core: one slice per core sorted on its own thread, then neighbouring
+// runs merged (std::inplace_merge keeps the first run's elements first among equals, so the whole
+// stays stable), on threads too, until one is left. A serial sort of the reference took about 20 s
 // at 2^28 keys, per algorithm, most of a device call's time.
 template <typename K, typename Before>
-void parallel_sort(std::vector<K>& keys, Before before) {
+void parallel_stable_sort(std::vector<K>& keys, Before before) {
   const std::size_t parts = std::max(1u, std::thread::hardware_concurrency());
   std::vector<typename std::vector<K>::iterator> bound(parts + 1);
   for (std::size_t p = 0; p <= parts; ++p) bound[p] = keys.begin() + keys.size() * p / parts;
-  on_threads(parts, [&](std::size_t p) { std::sort(bound[p], bound[p + 1], before); });
+  on_threads(parts, [&](std::size_t p) { std::stable_sort(bound[p], bound[p + 1], before); });
   for (std::size_t width = 1; width < parts; width *= 2) {
     on_threads((parts + 2 * width - 1) / (2 * width), [&](std::size_t i) {
       const std::size_t first = 2 * width * i;
@@ -245,12 +347,39 @@ void parallel_sort(std::vector<K>& keys, Before before) {
   }
 }
 
-template <typename K, typename Before>
-std::string check_keys_only(const std::vector<K>& input, const std::vector<K>& out, Before before) {
-  std::vector<K> expected = input;
-  parallel_sort(expected, before);
+// A stable counting sort by rank, for ranks of at most kCountingBits bits (8- and 16-bit keys,
+// narrow bit ranges): two passes over the keys, where a comparison sort of 2^28 keys takes seconds.
+constexpr int kCountingBits = 16;
+
+template <typename K>
+std::vector<K> counting_sorted(const std::vector<K>& input, const CubRank<K>& rank) {
+  std::vector<std::size_t> start((std::size_t{1} << kCountingBits) + 1, 0);
+  for (const K& k : input) ++start[rank(k) + 1];
+  for (std::size_t r = 1; r < start.size(); ++r) start[r] += start[r - 1];
+  std::vector<K> out(input.size());
+  for (const K& k : input) out[start[rank(k)]++] = k;
+  return out;
+}
+
+// The input as CUB's radix sort must return it: stably sorted by CUB's rank.
+template <typename K>
+std::vector<K> stable_sorted(const std::vector<K>& input, const CubRank<K>& rank) {
+  if (rank.bits.end - rank.bits.begin <= kCountingBits) return counting_sorted(input, rank);
+  std::vector<K> out = input;
+  parallel_stable_sort(out, [&](const K& a, const K& b) { return rank(a) < rank(b); });
+  return out;
+}
+
+// Keys alone: a stable sort (radix) must return exactly the stable reference, bit for bit (keys
+// equal under the rank, such as -0.0 and +0.0 or keys that differ outside the bit range, in input
+// order); another (merge) keys of the same ranks in the same places.
+template <typename K>
+std::string check_keys_only(const std::vector<K>& input, const std::vector<K>& out, const CubRank<K>& rank,
+                            bool stable) {
+  const std::vector<K> expected = stable_sorted(input, rank);
   for (std::size_t i = 0; i < out.size(); ++i) {
-    if (!(out[i] == expected[i])) return "key at index " + std::to_string(i) + " differs from std::sort";
+    const bool same = stable ? bits_of(out[i]) == bits_of(expected[i]) : rank(out[i]) == rank(expected[i]);
+    if (!same) return "key at index " + std::to_string(i) + " differs from std::stable_sort by CUB's order";
   }
   return {};
 }
@@ -258,9 +387,9 @@ std::string check_keys_only(const std::vector<K>& input, const std::vector<K>& o
 // Values are the original indices. Keys in order, every (key, value) an input pair
 // and every index used once; for a stable sort, ties also keep index order. For a
 // stable sort these together say the output is exactly std::stable_sort's.
-template <typename K, typename V, typename Before>
+template <typename K, typename V>
 std::string check_pairs(const std::vector<K>& input, const std::vector<K>& keys, const std::vector<V>& values,
-                        Before before, bool stable) {
+                        const CubRank<K>& rank, bool stable) {
   std::vector<bool> seen(input.size(), false);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const std::uint64_t index = values[i];
@@ -268,10 +397,10 @@ std::string check_pairs(const std::vector<K>& input, const std::vector<K>& keys,
     if (index >= input.size()) return "value out of range" + at;
     if (seen[index]) return "value repeated" + at;
     seen[index] = true;
-    if (!(input[index] == keys[i])) return "(key, value) is not an input pair" + at;
+    if (bits_of(input[index]) != bits_of(keys[i])) return "(key, value) is not an input pair" + at;
     if (i == 0) continue;
-    if (before(keys[i], keys[i - 1])) return "keys out of order" + at;
-    if (stable && !before(keys[i - 1], keys[i]) && values[i - 1] > values[i]) return "equal keys reordered" + at;
+    if (rank(keys[i]) < rank(keys[i - 1])) return "keys out of order" + at;
+    if (stable && rank(keys[i]) == rank(keys[i - 1]) && values[i - 1] > values[i]) return "equal keys reordered" + at;
   }
   return {};
 }
@@ -350,32 +479,28 @@ bool run_size(const Config& cfg, const Context& ctx, int n, cudaStream_t stream)
   PEER_CUDA(cudaGetLastError());
 
   const std::vector<K> out_keys = peer::download(work.keys[work.current], count);
+  // Merge sort's < orders the keys drawn here (no NaNs) as CUB's rank of the whole key does.
+  const BitRange bits = bit_range<K>(cfg);
+  const CubRank<K> rank{bits, cfg.order == Order::Descending};
   std::string failure;
-  auto verify = [&](auto before) {
-    if constexpr (kHasValues<V>) {
-      const std::vector<V> out_values = peer::download(work.values[work.current], count);
-      failure = check_pairs(input, out_keys, out_values, before, /*stable=*/radix);
-    } else {
-      failure = check_keys_only(input, out_keys, before);
-    }
-  };
-  if (cfg.order == Order::Ascending) {
-    verify(Ascending<K>{});
+  if constexpr (kHasValues<V>) {
+    const std::vector<V> out_values = peer::download(work.values[work.current], count);
+    failure = check_pairs(input, out_keys, out_values, rank, /*stable=*/radix);
   } else {
-    verify(Descending<K>{});
+    failure = check_keys_only(input, out_keys, rank, /*stable=*/radix);
   }
 
   const peer::Summary t = peer::summarize(samples);
   std::printf(
       "{\"peer\":\"cub\",\"algorithm\":%s,\"key_type\":%s,\"value_type\":%s,\"order\":%s,\"dist\":%s,"
       "\"n\":%d,\"median_ms\":%s,\"min_ms\":%s,\"runs\":%d,\"verified\":%s,\"device\":%s,"
-      "\"cuda_runtime\":%d,\"cub_version\":%d,\"tile\":%s}\n",
+      "\"cuda_runtime\":%d,\"cub_version\":%d,\"tile\":%s,\"begin_bit\":%d,\"end_bit\":%d,\"count_type\":\"int\"}\n",
       peer::json_string("cub_" + cfg.algo_name).c_str(), peer::json_string(cfg.key_name).c_str(),
       peer::json_string(cfg.value_name).c_str(), peer::json_string(cfg.order_name).c_str(),
       peer::json_string(cfg.dist_name).c_str(), n, peer::json_number(t.median_ms).c_str(),
       peer::json_number(t.min_ms).c_str(), cfg.runs, failure.empty() ? "true" : "false",
       peer::json_string(ctx.device).c_str(), ctx.runtime, int(CUB_VERSION),
-      peer::json_string(cfg.tile.empty() ? "cub" : cfg.tile).c_str());
+      peer::json_string(cfg.tile.empty() ? "cub" : cfg.tile).c_str(), bits.begin, bits.end);
   std::fflush(stdout);
   if (!failure.empty()) {
     std::fprintf(stderr, "%s: error: wrong result for n=%d: %s\n", kProgram, n, failure.c_str());
@@ -404,12 +529,31 @@ int parse_count(peer::Args& args, const char* option, const char* fallback, int 
   return int(value);
 }
 
+// --bits B:E (empty: every bit). E is not checked against the key's width: bit_range() clamps it.
+void parse_bits(const std::string& text, Config& cfg) {
+  if (text.empty()) return;
+  const std::size_t colon = text.find(':');
+  if (colon == std::string::npos) throw peer::Error("--bits: expected BEGIN:END, got '" + text + "'");
+  const std::uint64_t begin = peer::parse_u64(text.substr(0, colon), "--bits");
+  const std::uint64_t end = peer::parse_u64(text.substr(colon + 1), "--bits");
+  if (begin > end || end > std::uint64_t(INT_MAX)) {
+    throw peer::Error("--bits: expected BEGIN <= END, got '" + text + "'");
+  }
+  if (cfg.algo != Algo::Radix) {
+    throw peer::Error("--bits: only for radix sorts (cub::DeviceMergeSort has no bit range)");
+  }
+  cfg.begin_bit = int(begin);
+  cfg.end_bit = int(end);
+}
+
 Config parse(peer::Args& args) {
   Config cfg;
   cfg.algo_name = args.get("--algo", "radix");
   cfg.algo = choose<Algo>("--algo", cfg.algo_name, {{"radix", Algo::Radix}, {"merge", Algo::Merge}});
   cfg.key_name = args.get("--key", "u32");
-  choose<int>("--key", cfg.key_name, {{"u32", 0}, {"i32", 0}, {"f32", 0}, {"u64", 0}, {"i64", 0}, {"f64", 0}});
+  choose<int>("--key", cfg.key_name,
+              {{"u32", 0}, {"i32", 0}, {"f32", 0}, {"u64", 0}, {"i64", 0}, {"f64", 0}, {"u8", 0}, {"i8", 0}, {"u16", 0},
+               {"i16", 0}, {"f16", 0}, {"bf16", 0}});
   cfg.value_name = args.get("--value", "none");
   choose<int>("--value", cfg.value_name, {{"none", 0}, {"u32", 0}, {"u64", 0}});
   cfg.order_name = args.get("--order", "asc");
@@ -429,6 +573,7 @@ Config parse(peer::Args& args) {
   cfg.warmup = parse_count(args, "--warmup", "3", 0);
   cfg.seed = peer::parse_u64(args.get("--seed", "1"), "--seed");
   cfg.sweep_mb = parse_count(args, "--sweep-mb", "0", 0);
+  parse_bits(args.get("--bits", ""), cfg);
   cfg.tile = args.get("--tile", "");
   if (!cfg.tile.empty()) {
     choose<int>("--tile", cfg.tile, {{"384x12", 0}, {"384x15", 0}, {"384x16", 0}, {"448x18", 0}, {"384x23", 0}});
@@ -454,7 +599,13 @@ void with_key_type(const std::string& name, F&& f) {
   if (name == "f32") return f(float{});
   if (name == "u64") return f(std::uint64_t{});
   if (name == "i64") return f(std::int64_t{});
-  return f(double{});
+  if (name == "f64") return f(double{});
+  if (name == "u8") return f(std::uint8_t{});
+  if (name == "i8") return f(std::int8_t{});
+  if (name == "u16") return f(std::uint16_t{});
+  if (name == "i16") return f(std::int16_t{});
+  if (name == "f16") return f(__half{});
+  return f(__nv_bfloat16{});
 }
 
 }  // namespace

@@ -119,6 +119,43 @@ TEST_F(CliInfo, BenchSortWritesOneCsvRowPerAlgorithmAndSize) {
   for (const auto& row : rows) EXPECT_EQ(std::count(row.begin(), row.end(), ','), 13) << row;
 }
 
+// Every key type and a bit range: each CSV row records the key type, the bit range sorted by (the
+// key's width without --bits, an end past it cut to it) and the bytes a radix sort of it moves per
+// key (digit passes x 2(k + v) + k), after the verified column.
+TEST_F(CliInfo, BenchSortTakesNarrowKeysAndABitRange) {
+  struct Case {
+    const char* options;
+    const char* row;   // the row's first cells
+    const char* tail;  // verified, begin_bit, end_bit, bytes_per_key
+  };
+  const Case cases[] = {{"--type u16 --order desc", "radix,u16,none,desc,uniform,1024,", ",yes,0,16,10,"},
+                        {"--type f16 --values u32", "radix,f16,u32,asc,uniform,1024,", ",yes,0,16,26,"},
+                        {"--type u32 --bits 0:16", "radix,u32,none,asc,uniform,1024,", ",yes,0,16,20,"},
+                        {"--type i8 --bits 4:99", "radix,i8,none,asc,uniform,1024,", ",yes,4,8,3,"}};
+  for (const Case& c : cases) {
+    const auto dir = scratch_dir();
+    const auto csv = dir / "bench.csv";
+    const std::string args = "bench sort --min-n 1024 --max-n 1024 --runs 10 --warmup 0 --cpu-max-n 0 "
+                             "--no-transfer --algos radix --csv '" + csv.string() + "' " + c.options;
+    const auto o = run_vkc(args, dir);
+    ASSERT_EQ(o.status, 0) << c.options << ": " << o.err;
+    std::istringstream lines(slurp(csv));
+    std::string header, row;
+    std::getline(lines, header);
+    EXPECT_THAT(header, HasSubstr(",verified,begin_bit,end_bit,bytes_per_key,")) << c.options;
+    std::getline(lines, row);
+    EXPECT_THAT(row, ::testing::StartsWith(c.row)) << c.options;
+    EXPECT_THAT(row, HasSubstr(c.tail)) << c.options;
+  }
+}
+
+// Only the radix sort takes a bit range: naming another algorithm with --bits is refused.
+TEST_F(CliInfo, BenchSortBitsOnlyWithRadix) {
+  const auto o = run_vkc("bench sort --max-n 1024 --algos bitonic --bits 0:8", scratch_dir());
+  EXPECT_EQ(o.status, 1);
+  EXPECT_THAT(o.err, HasSubstr("only the radix sort sorts by a bit range"));
+}
+
 TEST_F(CliInfo, VersionNamesTheVersionCommitLoaderAndDevice) {
   const auto o = run_vkc("--version", scratch_dir());
   EXPECT_EQ(o.status, 0) << o.err;
