@@ -1,8 +1,8 @@
 // Shared pieces of the LSD radix sort (shaders/sort/radix/): the layout of its state buffer,
 // the per-pass flags, and keys as "ordered" words with 8-bit digits.
 //
-// The including shader defines the constants KEY_WORDS (1 or 2), KEY_KIND (keys.glsl) and
-// DESCENDING (bool) before the include, and key_range() after it, or RADIX_STATE_ONLY when it needs only the state layout.
+// The including shader defines the constants KEY_WORDS (1 or 2), KEY_KIND (keys.glsl),
+// DESCENDING and BIT_RANGE (bools) before the include, and key_range() after it, or RADIX_STATE_ONLY when it needs only the state layout.
 #ifndef VKC_RADIX_GLSL
 #define VKC_RADIX_GLSL
 
@@ -78,15 +78,16 @@ uint ordered_key_word(uint w, uint word) {
 const uvec2 ORDERED_KEY_MAX = uvec2(0xFFFFFFFFu);
 
 // The bits of the ordered key that count, low word and high word (SortOptions::begin_bit and
-// end_bit; all ones for the whole key): the push constants' range_low and range_high, which each
-// kernel returns. A push constant, not a specialization constant, so that a new range compiles
-// no pipeline.
+// end_bit): the push constants' range_low and range_high, which each kernel returns. A push
+// constant, so that a new range compiles no pipeline; read only where BIT_RANGE says the sort has
+// one, as the mask costs the whole-key sorts about 2% where it is applied (docs/perf-notes.md).
 uvec2 key_range();
 
 // Pass p sorts by bits [8p, 8p + 8) of the ordered key, those outside the bit range as zeros: a
 // pass wholly outside it finds one digit only, and prepare skips it.
 uint digit_of(uvec2 ordered, uint pass) {
-  const uint word = pass < 4u ? ordered.x & key_range().x : ordered.y & key_range().y;
+  const uvec2 cut = BIT_RANGE ? ordered & key_range() : ordered;
+  const uint word = pass < 4u ? cut.x : cut.y;
   return (word >> ((pass & 3u) * 8u)) & 0xFFu;
 }
 #endif

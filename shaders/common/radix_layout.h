@@ -81,7 +81,8 @@ VKC_CONST PAIR_ROLE_FROM_PAIRS = 2u;  // pairs to planar (the last pass)
 #define RADIX_SCATTER_TICKETS 15         // look-back tiles in ticket order
 #define RADIX_SCATTER_AGGREGATES_ONLY 16 // for tests: every look-back walks to tile 0
 #define RADIX_SCATTER_PAIR_ROLE 17       // PAIR_ROLE_* (scatter_interleaved_pairs only)
-#define RADIX_SCATTER_CONSTANTS 18
+#define RADIX_SCATTER_BIT_RANGE 18        // digits cut to the push constants' range (radix.glsl)
+#define RADIX_SCATTER_CONSTANTS 19
 
 #define RADIX_HISTOGRAM_ITEMS 1
 #define RADIX_HISTOGRAM_KEY_WORDS 2
@@ -94,13 +95,15 @@ VKC_CONST PAIR_ROLE_FROM_PAIRS = 2u;  // pairs to planar (the last pass)
 #define RADIX_HISTOGRAM_VECTOR_LOADS 9        // chunks read as uvec4 (not with TILE_TABLE or DOUBLES)
 #define RADIX_HISTOGRAM_INTERLEAVED_PASSES 10 // split keys, or 32-bit pairs, stay interleaved
 #define RADIX_HISTOGRAM_PAIRED_FROM 11        // 32-bit pairs: the least count kept interleaved
-#define RADIX_HISTOGRAM_CONSTANTS 12
+#define RADIX_HISTOGRAM_BIT_RANGE 12
+#define RADIX_HISTOGRAM_CONSTANTS 13
 
 #define RADIX_UPSWEEP_ITEMS 1  // the scatter's tile is WG * ITEMS keys
 #define RADIX_UPSWEEP_KEY_WORDS 2
 #define RADIX_UPSWEEP_KEY_KIND 3
 #define RADIX_UPSWEEP_DESCENDING 4
-#define RADIX_UPSWEEP_CONSTANTS 5
+#define RADIX_UPSWEEP_BIT_RANGE 5
+#define RADIX_UPSWEEP_CONSTANTS 6
 
 #define RADIX_SCAN_TILES_ITEMS 1  // counts per invocation per round
 #define RADIX_SCAN_TILES_MAX_SUBGROUPS 2

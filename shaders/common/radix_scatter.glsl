@@ -41,6 +41,7 @@ layout(constant_id = RADIX_SCATTER_COPYING) const bool COPYING = false;         
 layout(constant_id = RADIX_SCATTER_PACKED_RANKS) const bool PACKED_RANKS = false;  // see RANK_WORDS
 layout(constant_id = RADIX_SCATTER_TICKETS) const bool TICKETS = true;             // see take_ticket
 layout(constant_id = RADIX_SCATTER_AGGREGATES_ONLY) const bool AGGREGATES_ONLY = false;  // see resolve_digit
+layout(constant_id = RADIX_SCATTER_BIT_RANGE) const bool BIT_RANGE = false;  // see digit_of (radix.glsl)
 
 const uint WG = gl_WorkGroupSize.x;
 const uint TILE = WG * ITEMS;

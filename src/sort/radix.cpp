@@ -59,6 +59,7 @@ KeyType kernel_key_type(KeyType key) { return key == KeyType::f64 ? KeyType::u64
 // The push constants range_low and range_high (radix.glsl): the bits of the ordered key that count.
 struct RangeWords {
   std::uint32_t low = UINT32_MAX, high = UINT32_MAX;
+  bool cuts() const { return low != UINT32_MAX || high != UINT32_MAX; }  // the BIT_RANGE constant
 };
 RangeWords range_words(const SortDesc& desc) {
   const std::uint64_t mask = bit_range_mask(desc.options.begin_bit, desc.options.end_bit, key_bits(desc.key_type));
@@ -237,6 +238,7 @@ class RadixPlan final : public SortPlan {
     c[RADIX_HISTOGRAM_VECTOR_LOADS] = vectors;
     c[RADIX_HISTOGRAM_INTERLEAVED_PASSES] = whole.interleaved;
     c[RADIX_HISTOGRAM_PAIRED_FROM] = static_cast<std::uint32_t>(whole.paired_from);
+    c[RADIX_HISTOGRAM_BIT_RANGE] = range_.cuts();
     const Pipeline& pipe = pipeline(ctx, {.shader = shaders::sort_radix_histogram,
                                           .specialization = std::move(c),
                                           .bindings = 3,
@@ -317,6 +319,7 @@ class RadixPlan final : public SortPlan {
     c[RADIX_SCATTER_PACKED_RANKS] = p.packed_ranks;
     c[RADIX_SCATTER_TICKETS] = p.tickets;
     c[RADIX_SCATTER_AGGREGATES_ONLY] = p.aggregates_only;
+    c[RADIX_SCATTER_BIT_RANGE] = range_.cuts();
     return c;
   }
 
@@ -336,6 +339,7 @@ class RadixPlan final : public SortPlan {
     c[RADIX_UPSWEEP_KEY_WORDS] = key_words_;
     c[RADIX_UPSWEEP_KEY_KIND] = key_kind(job.key_type);
     c[RADIX_UPSWEEP_DESCENDING] = job.descending();
+    c[RADIX_UPSWEEP_BIT_RANGE] = range_.cuts();
     const Pipeline& pipe = pipeline(ctx, {.shader = shaders::sort_radix_upsweep,
                                           .specialization = std::move(c),
                                           .bindings = 4,

@@ -32,6 +32,7 @@ layout(constant_id = RADIX_HISTOGRAM_DOUBLES) const uint DOUBLES = 0;
 layout(constant_id = RADIX_HISTOGRAM_VECTOR_LOADS) const bool VECTOR_LOADS = false;
 layout(constant_id = RADIX_HISTOGRAM_INTERLEAVED_PASSES) const bool INTERLEAVED_PASSES = false;  // radix_prepare.glsl
 layout(constant_id = RADIX_HISTOGRAM_PAIRED_FROM) const uint PAIRED_FROM = 0;
+layout(constant_id = RADIX_HISTOGRAM_BIT_RANGE) const bool BIT_RANGE = false;  // see digit_of (radix.glsl)
 #define WORKGROUP_SCAN_MAX_SUBGROUPS MAX_SUBGROUPS
 
 #include "grid.glsl"

@@ -11,6 +11,7 @@ layout(constant_id = RADIX_UPSWEEP_ITEMS) const uint ITEMS = 16;
 layout(constant_id = RADIX_UPSWEEP_KEY_WORDS) const uint KEY_WORDS = 1;
 layout(constant_id = RADIX_UPSWEEP_KEY_KIND) const uint KEY_KIND = 0;
 layout(constant_id = RADIX_UPSWEEP_DESCENDING) const bool DESCENDING = false;
+layout(constant_id = RADIX_UPSWEEP_BIT_RANGE) const bool BIT_RANGE = false;  // see digit_of (radix.glsl)
 
 #include "grid.glsl"
 #include "radix.glsl"
