@@ -78,18 +78,7 @@ j = json.loads(sys.stdin.readline())
 v = j["cub_version"]
 print("cub: %d.%d.%d (CUDA runtime %d), num_items as %s" % (v // 100000, v // 100 % 1000, v % 100, j["cuda_runtime"], j.get("count_type", "int")))'
   fi
-  python3 - <<'EOF' 2>/dev/null || echo "copy_tbps: unknown (no CUDA PyTorch)"
-import torch
-a = torch.empty(1 << 30, dtype=torch.uint8, device="cuda"); b = torch.empty_like(a)
-for _ in range(20): b.copy_(a)
-t = []
-for _ in range(20):
-    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    s.record(); b.copy_(a); e.record(); e.synchronize(); t.append(s.elapsed_time(e))
-t.sort()
-print("copy_tbps: %.2f (device-to-device copy of 1 GiB through PyTorch, read + write, median of 20)"
-      % (2 * (1 << 30) / (t[10] * 1e-3) / 1e12))
-EOF
+  python3 "$HERE/copy_rate.py" 2>/dev/null || echo "copy_tbps: unknown (no CUDA PyTorch)"
   echo "cpu: $(nproc) cores"
 }
 

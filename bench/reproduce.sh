@@ -110,18 +110,7 @@ print("cub: %d.%d.%d (CUDA runtime %d)" % (v // 100000, v // 100 % 1000, v % 100
       echo "cub: not built (no CUDA peers in $BUILD/peers)"
     fi
     # The copy bound: a device-to-device copy of 1 GiB, bytes read plus written, median of 20.
-    python3 - <<'EOF' 2>/dev/null || echo "copy_tbps: unknown (no CUDA PyTorch)"
-import torch
-a = torch.empty(1 << 30, dtype=torch.uint8, device="cuda"); b = torch.empty_like(a)
-for _ in range(20): b.copy_(a)
-t = []
-for _ in range(20):
-    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    s.record(); b.copy_(a); e.record(); e.synchronize(); t.append(s.elapsed_time(e))
-t.sort()
-print("copy_tbps: %.2f (device-to-device copy of 1 GiB through PyTorch, read + write, median of 20)"
-      % (2 * (1 << 30) / (t[10] * 1e-3) / 1e12))
-EOF
+    python3 "$HERE/copy_rate.py" 2>/dev/null || echo "copy_tbps: unknown (no CUDA PyTorch)"
     echo "cpu: $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1), $(nproc) cores"
     echo "os: $(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME"), Linux $(uname -r)"
     if command -v gnuplot >/dev/null; then echo "plot: vkc bench sort --plot ($(gnuplot --version))"
