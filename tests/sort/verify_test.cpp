@@ -361,3 +361,66 @@ TYPED_TEST(VerifyFloat, ArgsortOrdersNaNsByTheirBitsWithoutTheSign) {
 
 }  // namespace
 }  // namespace vkc::test
+
+// ---- Bit ranges and narrow keys ------------------------------------------------------------
+
+namespace vkc::test {
+namespace {
+
+// u32 keys in the stable order of their bits [4, 12), which check_sorted with that range accepts
+// and the whole-key check refuses; one swap of keys unequal under the range is found where it is.
+TEST(VerifyBitRange, AcceptsTheRangesOrderAndFindsASwap) {
+  auto rng = rng_for_current_test();
+  std::vector<std::uint32_t> keys(1003);
+  for (auto& k : keys) k = static_cast<std::uint32_t>(rng());
+  const auto cut = [](std::uint32_t k) { return (k >> 4) & 0xFF; };
+  std::stable_sort(keys.begin(), keys.end(), [&](auto a, auto b) { return cut(a) < cut(b); });
+  SortOptions range;
+  range.begin_bit = 4;
+  range.end_bit = 12;
+  EXPECT_EQ(check_sorted(KeyType::u32, range, keys.data(), keys.size(), kSevenChunks), std::nullopt);
+  EXPECT_NE(check_sorted(KeyType::u32, SortOrder::ascending, keys.data(), keys.size(), kSevenChunks), std::nullopt);
+  std::size_t at = 500;
+  while (cut(keys[at]) == cut(keys[at + 1])) ++at;
+  std::swap(keys[at], keys[at + 1]);
+  EXPECT_EQ(check_sorted(KeyType::u32, range, keys.data(), keys.size(), kSevenChunks), at + 1);
+}
+
+// The stable permutation by bits [4, 12) passes as stable; two indices of keys equal under the
+// range swapped are sorted still but no longer stable.
+TEST(VerifyBitRange, ArgsortStabilityIsJudgedUnderTheRange) {
+  auto rng = rng_for_current_test();
+  std::vector<std::uint32_t> keys(1003);
+  for (auto& k : keys) k = static_cast<std::uint32_t>(rng() % 4096);
+  const auto cut = [](std::uint32_t k) { return (k >> 4) & 0xFF; };
+  std::vector<std::uint32_t> perm(keys.size());
+  std::iota(perm.begin(), perm.end(), 0u);
+  std::stable_sort(perm.begin(), perm.end(), [&](auto a, auto b) { return cut(keys[a]) < cut(keys[b]); });
+  SortOptions range;
+  range.begin_bit = 4;
+  range.end_bit = 12;
+  EXPECT_EQ(check_argsorted(KeyType::u32, range, keys.data(), perm.data(), 4, keys.size(), true, kSevenChunks),
+            std::nullopt);
+  std::size_t at = 0;
+  while (cut(keys[perm[at]]) != cut(keys[perm[at + 1]])) ++at;
+  std::swap(perm[at], perm[at + 1]);
+  EXPECT_EQ(check_argsorted(KeyType::u32, range, keys.data(), perm.data(), 4, keys.size(), false, kSevenChunks),
+            std::nullopt);
+  EXPECT_EQ(check_argsorted(KeyType::u32, range, keys.data(), perm.data(), 4, keys.size(), true, kSevenChunks), at + 1);
+}
+
+// 16-bit floats in the contract's order pass; an adjacent swap of unequal keys is found.
+TEST(VerifyNarrow, Float16InTheContractsOrderPassesAndASwapIsFound) {
+  auto rng = rng_for_current_test();
+  std::vector<Float16> keys = make_keys<Float16>(1003, Dist::special, rng);
+  for (Float16& k : keys) k = as_returned(k);
+  std::stable_sort(keys.begin(), keys.end(), [](Float16 a, Float16 b) { return contract_less(a, b, SortOrder::ascending); });
+  EXPECT_EQ(check_sorted(KeyType::f16, SortOrder::ascending, keys.data(), keys.size(), kSevenChunks), std::nullopt);
+  std::size_t at = 400;
+  while (!contract_less(keys[at], keys[at + 1], SortOrder::ascending)) ++at;
+  std::swap(keys[at], keys[at + 1]);
+  EXPECT_EQ(check_sorted(KeyType::f16, SortOrder::ascending, keys.data(), keys.size(), kSevenChunks), at + 1);
+}
+
+}  // namespace
+}  // namespace vkc::test
