@@ -130,3 +130,22 @@ def test_rows_of_4_or_8_bytes_move_on_the_gpu_and_others_by_take(values, route, 
     monkeypatch.setattr(_sort, "lib", recorder)
     vkcompute.sort_pairs(np.arange(64, dtype=np.float32)[::-1].copy(), values)
     assert route in recorder.called
+
+
+@pytest.mark.parametrize("value_dtype", [np.uint8, np.int16])
+def test_pairs_by_take_clear_the_signs_of_nans_as_the_library_does(value_dtype):
+    # Values of other widths go through argsort and take: the keys must still come out as the
+    # library writes sorted NaNs (sign bit cleared, payload kept).
+    keys = np.array([np.nan, 1.0, -np.nan, -2.0, np.nan], np.float32)
+    keys.view(np.uint32)[0] |= 3  # a payload
+    values = np.arange(5).astype(value_dtype)
+    sorted_keys, sorted_values = vkcompute.sort_pairs(keys, values, stable=True)
+    assert_same_keys(sorted_keys, sorted_reference(keys))
+    assert not np.signbit(sorted_keys[np.isnan(sorted_keys)]).any()
+    np.testing.assert_array_equal(sorted_values, values[stable_order(keys)])
+
+
+def test_bfloat16_pairs_by_take_clear_the_signs_of_nans():
+    bits = np.array([0xFFC1, 0x3F80, 0x7FC0, 0xBF80], np.uint16)  # -NaN, 1.0, NaN, -1.0
+    sorted_keys, _ = vkcompute.sort_pairs(bits, np.arange(4, dtype=np.uint8), key_type="bfloat16")
+    np.testing.assert_array_equal(sorted_keys, np.array([0xBF80, 0x3F80, 0x7FC0, 0x7FC1], np.uint16))

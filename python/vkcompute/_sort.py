@@ -91,6 +91,19 @@ def _bit_range(plan, begin_bit, end_bit, algorithm, function: str):
     return begin, end
 
 
+def _nans_without_sign(keys, plan):
+    """`keys` (a new array) with every NaN's sign bit cleared, as the library returns sorted NaNs
+    (the order contract): for the keys sorted here through a permutation."""
+    if keys.dtype.kind == "f":
+        nan = np.isnan(keys)
+        keys[nan] = np.copysign(keys[nan], 1)
+    elif plan.name == "bfloat16":  # its bits, in a 16-bit integer array
+        bits = keys.astype(np.uint16)
+        nan = (bits & 0x7FFF) > 0x7F80
+        keys[nan] = (bits[nan] & 0x7FFF).astype(keys.dtype)
+    return keys
+
+
 def _keys_for_library(flat, plan):
     """(contiguous native keys the library can read, whether they are a private copy)."""
     if plan.swapped:
@@ -213,7 +226,7 @@ def sort_pairs(keys, values, *, descending=False, kind=None, stable=None, begin_
         if algorithm in (BITONIC, BITONIC_TRANSPOSE):
             algorithm = AUTO
         indices = _argsort_flat(key_input, plan, n, algorithm, descending, progress, context, bits)
-        sorted_keys = key_input.take(indices)
+        sorted_keys = _nans_without_sign(key_input.take(indices), plan)
         sorted_values = value_input.take(indices, axis=0)
         return wrap_result(sorted_keys, keys_kind), wrap_result(sorted_values, values_kind)
 
