@@ -11,7 +11,9 @@
 // case its own (allocation's effect on the sort's time). --clear 1 zero-fills the temporary
 // buffer once per case and sorts with temporary_is_clear, as vkc bench sort does. --inline 1
 // copies the input in the sort's own submission, before a barrier and the first timestamp (as
-// vkc bench sort does), rather than in a submission of its own.
+// vkc bench sort does), rather than in a submission of its own; --internal 1 records the sort
+// with it through the library's internal recorder (as vkc bench sort does) rather than the public
+// record_sort.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -23,6 +25,8 @@
 
 #include "core/recorder.hpp"
 #include "sort/key_bits.hpp"
+#include "sort/record.hpp"
+#include "sort/workspace.hpp"
 #include "vkc/vkc.hpp"
 
 namespace {
@@ -85,7 +89,7 @@ double median(std::vector<double> v) {
 int main(int argc, char** argv) {
   std::vector<std::string> sizes = {"24", "26", "28"}, cases = {"u32", "u32b16", "u16", "i16", "f16", "bf16", "u8"};
   int runs = 15;
-  bool fresh = false, clear = false, inline_copy = false;
+  bool fresh = false, clear = false, inline_copy = false, internal = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--sizes") sizes = split(argv[i + 1]);
@@ -94,6 +98,7 @@ int main(int argc, char** argv) {
     else if (flag == "--fresh") fresh = std::stoi(argv[i + 1]) != 0;
     else if (flag == "--clear") clear = std::stoi(argv[i + 1]) != 0;
     else if (flag == "--inline") inline_copy = std::stoi(argv[i + 1]) != 0;
+    else if (flag == "--internal") internal = std::stoi(argv[i + 1]) != 0;
   }
   vkc::Context ctx;
   std::printf("%s\ncase,n,ms,g_keys_per_s,verified,min_ms,max_ms\n", ctx.info().name.c_str());
@@ -149,7 +154,11 @@ int main(int argc, char** argv) {
             rec.barrier_all();
             rec.reset_queries(queries.pool(), 0, 2);
             rec.write_timestamp(queries.pool(), 0);
-            vkc::record_sort(ctx, rec.commands(), desc, n, buffers);
+            if (internal) {
+              vkc::sorting::record(vkc::sorting::sort_device(ctx), rec, desc, n, buffers);
+            } else {
+              vkc::record_sort(ctx, rec.commands(), desc, n, buffers);
+            }
             rec.write_timestamp(queries.pool(), 1);
           });
           ns = queries.elapsed_ns(0, 1);
