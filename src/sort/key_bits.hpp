@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "sort/key_types.hpp"
 #include "vkc/sort.hpp"
@@ -51,17 +52,21 @@ constexpr std::uint64_t bit_range_mask(std::uint32_t begin, std::uint32_t end, s
   return below_end & ~((std::uint64_t{1} << begin) - 1);
 }
 
-/// Calls f(KeyBits<uint8_t ... uint64_t>) for the key type (its row of key_types.hpp), with
-/// every bit taking part.
-template <class F>
-auto with_key_bits(KeyType type, F&& f) {
-  return with_key_type(type, [&](auto row) {
-    using Row = decltype(row);
-    return f(KeyBits<typename Row::bits>{row.kind, Row::exponent});
-  });
+/// The options' bit range as the kernels take it: the bits of the ordered key's low and high
+/// 32-bit words that count (all ones for a key's missing high word).
+struct RangeWords {
+  std::uint32_t low = UINT32_MAX, high = UINT32_MAX;
+  bool cuts() const { return low != UINT32_MAX || high != UINT32_MAX; }  // narrower than the key
+};
+inline RangeWords range_words(KeyType type, const SortOptions& options) {
+  const std::uint32_t width = key_bits(type);
+  const std::uint64_t mask = bit_range_mask(options.begin_bit, options.end_bit, width);
+  return {static_cast<std::uint32_t>(width < 32 ? mask | ~((std::uint64_t{1} << width) - 1) : mask),
+          width == 64 ? static_cast<std::uint32_t>(mask >> 32) : UINT32_MAX};
 }
 
-/// with_key_bits, cut to the options' bit range.
+/// Calls f(KeyBits<uint8_t ... uint64_t>) for the key type (its row of key_types.hpp), cut to
+/// the options' bit range.
 template <class F>
 auto with_key_bits(KeyType type, const SortOptions& options, F&& f) {
   return with_key_type(type, [&](auto row) {
@@ -70,6 +75,12 @@ auto with_key_bits(KeyType type, const SortOptions& options, F&& f) {
     const auto range = static_cast<Bits>(bit_range_mask(options.begin_bit, options.end_bit, Row::width));
     return f(KeyBits<Bits>{row.kind, Row::exponent, range});
   });
+}
+
+/// with_key_bits with every bit taking part.
+template <class F>
+auto with_key_bits(KeyType type, F&& f) {
+  return with_key_bits(type, SortOptions{}, std::forward<F>(f));
 }
 
 }  // namespace vkc::sorting

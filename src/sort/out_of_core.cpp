@@ -305,14 +305,11 @@ class LargeSort {
     c[RUN_SEARCH_KEY_WORDS] = key_words(desc_.key_type);
     c[RUN_SEARCH_KEY_KIND] = key_kind(desc_.key_type);
     c[RUN_SEARCH_DESCENDING] = desc_.options.order == SortOrder::descending;
-    std::uint32_t range[2];  // the bits that count, low word and high word
     with_key_type(desc_.key_type, [&](auto row) {
       c[RUN_SEARCH_KEY_BITS] = row.narrow ? row.width : 32;
       c[RUN_SEARCH_EXPONENT] = row.narrow ? static_cast<std::uint32_t>(row.exponent) : 0;
-      const std::uint64_t mask = bit_range_mask(desc_.options.begin_bit, desc_.options.end_bit, row.width);
-      range[0] = static_cast<std::uint32_t>(mask);
-      range[1] = row.width == 64 ? static_cast<std::uint32_t>(mask >> 32) : UINT32_MAX;
     });
+    const RangeWords range = range_words(desc_.key_type, desc_.options);
     const Pipeline& search = pipeline(ctx_, {.shader = shaders::sort_run_search,
                                              .specialization = std::move(c),
                                              .bindings = 3,
@@ -320,7 +317,7 @@ class LargeSort {
     const detail::TimelinePoint searched = submissions.submit(engine.upload({&up, 1}), [&](Recorder& r) {
       for (std::size_t i = 0; i < runs.size(); ++i) {
         const std::uint32_t push[] = {static_cast<std::uint32_t>(runs[i].count), static_cast<std::uint32_t>(q),
-                                      static_cast<std::uint32_t>(i * q), range[0], range[1]};
+                                      static_cast<std::uint32_t>(i * q), range.low, range.high};
         r.dispatch(search, {{a.run_keys[i], Access::read}, reads(query_buffer), writes(found)}, push, groups_for(q, wg));
       }
     });

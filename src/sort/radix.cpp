@@ -56,16 +56,6 @@ std::uint32_t words_of(ValueType value) { return static_cast<std::uint32_t>(valu
 // order_doubles undoes it), so that every 64-bit key moves one word at a time (SPLIT_KEY).
 KeyType kernel_key_type(KeyType key) { return key == KeyType::f64 ? KeyType::u64 : key; }
 
-// The push constants range_low and range_high (radix.glsl): the bits of the ordered key that count.
-struct RangeWords {
-  std::uint32_t low = UINT32_MAX, high = UINT32_MAX;
-  bool cuts() const { return low != UINT32_MAX || high != UINT32_MAX; }  // the BIT_RANGE constant
-};
-RangeWords range_words(const SortDesc& desc) {
-  const std::uint64_t mask = bit_range_mask(desc.options.begin_bit, desc.options.end_bit, key_bits(desc.key_type));
-  return {static_cast<std::uint32_t>(mask), key_bits(desc.key_type) == 64 ? static_cast<std::uint32_t>(mask >> 32) : UINT32_MAX};
-}
-
 // Where each piece of one sort's temporary storage lies, in bytes. The state comes first, so that
 // its header, which a sort leaves zero where it must be (radix.glsl), lies at the same place for
 // every count a temporary buffer serves.
@@ -147,7 +137,7 @@ class RadixPlan final : public SortPlan {
         key_words_(words_of(desc.key_type)),
         value_words_(words_of(desc.value_type)),
         passes_(4 * key_words_),
-        range_(range_words(desc)),
+        range_(range_words(desc.key_type, desc.options)),  // push constants range_low, range_high (radix.glsl)
         max_subgroups_(radix_max_subgroups(device, policy_.tile.workgroup)),
         storage_(storage_layout(policy_, key_words_, value_words_, desc.max_count)),
         temporary_bytes_(temporary_bytes_up_to(device, desc, storage_.total, edit)) {}
