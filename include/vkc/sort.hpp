@@ -237,6 +237,59 @@ std::vector<std::uint64_t> argsort64(Context& ctx, std::span<const T> keys, cons
 }
 
 // ---------------------------------------------------------------------------------------------
+// Segmented sorts: many independent pieces of one host array, each sorted on its own (every
+// row of a matrix: np.sort(a, axis=-1); or CUB's DeviceSegmentedSort's begin/end offsets).
+//
+// Segments may be empty, need not cover the array (elements outside every segment are neither
+// read for ordering nor written) and must not overlap; offsets past the count, an end before its
+// begin or overlapping segments throw Error before anything is sorted. Segmented sorts are
+// stable in both orders and follow the order contract; they choose their own kernels by segment
+// length on the GPU (SortOptions::algorithm must be `automatic` or `radix`, and bit ranges are
+// not taken yet). Every key type; values are 32- or 64-bit.
+
+/// The pieces of an array that a segmented sort sorts.
+class Segments {
+ public:
+  /// rows x columns elements, row-major: segment r is [r * columns, (r + 1) * columns).
+  static Segments rows(std::uint64_t rows, std::uint64_t columns);
+  /// CUB's shape: segment i is [begins[i], ends[i]). The spans are read during the call only.
+  static Segments ranges(std::span<const std::uint64_t> begins, std::span<const std::uint64_t> ends);
+  /// Consecutive segments: segment i is [offsets[i], offsets[i + 1]) (offsets.size() - 1 of them).
+  static Segments offsets(std::span<const std::uint64_t> offsets);
+
+  std::uint64_t size() const { return rows_ ? rows_ : begins_.size(); }
+  std::uint64_t begin(std::uint64_t i) const { return rows_ ? i * columns_ : begins_[i]; }
+  std::uint64_t end(std::uint64_t i) const { return rows_ ? (i + 1) * columns_ : ends_[i]; }
+  /// Whether every segment has the same length and they lie back to back from 0.
+  bool are_rows() const { return rows_ != 0 || begins_.empty(); }
+  std::uint64_t columns() const { return columns_; }
+
+ private:
+  std::uint64_t rows_ = 0, columns_ = 0;
+  std::span<const std::uint64_t> begins_, ends_;
+};
+
+/// Which numbers a segmented argsort gives: positions within each segment (0 for its first
+/// element: NumPy's argsort along an axis), or positions in the whole array.
+enum class SegmentIndices { local, global };
+
+/// Sorts each segment of keys[0, count) in place.
+void sort_segments(Context& ctx, KeyType type, void* keys, std::uint64_t count, const Segments& segments,
+                   const SortOptions& options = {});
+
+/// Sorts each segment's keys and reorders its values with them.
+void sort_segments_pairs(Context& ctx, KeyType key_type, void* keys, ValueType value_type, void* values,
+                         std::uint64_t count, const Segments& segments, const SortOptions& options = {});
+
+/// The stable permutation of each segment: for segment [b, e), indices[b .. e) are its keys'
+/// positions in sorted order (local: 0 .. e - b; global: b .. e). Indices at positions outside
+/// every segment are not written. `indices` holds `count` entries of `index_type` (u32 or u64;
+/// u32 global indices need count <= 2^32 - 1).
+void argsort_segments(Context& ctx, KeyType type, const void* keys, std::uint64_t count, const Segments& segments,
+                      ValueType index_type, void* indices, SegmentIndices numbering = SegmentIndices::local,
+                      const SortOptions& options = {});
+
+// ---------------------------------------------------------------------------------------------
 // The low-level API: record a sort into your own command buffer over your own buffers.
 //
 // Barrier contract. Before the recorded sort, the caller makes every earlier write to the keys,
