@@ -8,5 +8,6 @@ namespace vkc::cli {
 
 void register_bench_sort(CLI::App& bench, Common& common);
 void register_bench_nbody(CLI::App& bench, Common& common);
+void register_bench_segments(CLI::App& bench, Common& common);
 
 }  // namespace vkc::cli

@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   vkc::cli::Common common;
   vkc::cli::set_up(app, common, "vkc bench");
   vkc::cli::register_bench_nbody(app, common);
+  vkc::cli::register_bench_segments(app, common);
   vkc::cli::register_bench_sort(app, common);
   return vkc::cli::run(app, argc, argv);
 }

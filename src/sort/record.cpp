@@ -71,7 +71,7 @@ void record_planned_indirect(const SortDevice& target, Recorder& r, const Planne
 }
 
 void record_iota(detail::ComputeDevice& device, Recorder& r, VkBuffer values, ValueType type, std::uint64_t n,
-                 std::uint64_t first) {
+                 std::uint64_t first, VkDeviceSize offset) {
   const std::uint32_t wg = streaming_workgroup_size(device.info());
   std::vector<std::uint32_t> c(IOTA_CONSTANTS);
   c[SORT_SC_WORKGROUP] = wg;
@@ -80,7 +80,7 @@ void record_iota(detail::ComputeDevice& device, Recorder& r, VkBuffer values, Va
       pipeline(device, {.shader = shaders::sort_iota, .specialization = std::move(c), .bindings = 1, .push_bytes = 12});
   const std::uint32_t push[] = {static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(first),
                                 static_cast<std::uint32_t>(first >> 32)};
-  r.dispatch(p, {{values, Access::write}}, push, groups_for(n, wg));
+  r.dispatch(p, {{values, Access::write, offset, n * value_bytes(type)}}, push, groups_for(n, wg));
 }
 
 }  // namespace vkc::sorting

@@ -41,6 +41,6 @@ void record_indirect(const SortDevice& target, Recorder& r, const SortDesc& desc
 /// Records values[i] = first + i for i < n (uint32 or, for ValueType::u64, uint64): the initial
 /// values of an argsort, or of one run of a larger argsort. A uint32 first + n must fit 32 bits.
 void record_iota(detail::ComputeDevice& device, Recorder& r, VkBuffer values, ValueType type, std::uint64_t n,
-                 std::uint64_t first = 0);
+                 std::uint64_t first = 0, VkDeviceSize offset = 0);
 
 }  // namespace vkc::sorting

@@ -12,6 +12,7 @@
 #include "core/pipeline.hpp"
 #include "sort/algorithm.hpp"
 #include "sort/key_types.hpp"
+#include "sort/planner.hpp"
 #include "sort/radix_policy.hpp"
 
 // The kernels' specialization-constant ids and plan layout (macros only).
@@ -128,6 +129,21 @@ std::uint64_t radix_bytes(const SegmentedJob& job) {
 
 std::uint64_t aligned(std::uint64_t bytes) { return (bytes + 255) / 256 * 256; }
 
+// Long rows sorted one at a time, each by the whole-array radix sort over its sub-range of the
+// buffers (whose offsets must be multiples of the device's storage offset alignment).
+bool rows_one_at_a_time(const DeviceInfo& device, const SegmentedJob& job) {
+  const std::uint64_t align = std::max<std::uint64_t>(1, device.storage_offset_alignment);
+  const std::uint64_t row_keys = std::uint64_t{job.columns} * key_bytes(job.key_type);
+  const std::uint64_t row_values = std::uint64_t{job.columns} * value_bytes(job.value_type);
+  return job.rows && job.columns > segmented_long_row(device) && row_keys % align == 0 && row_values % align == 0;
+}
+
+// The whole-array sort of one row: argsort's indices are values numbered on the device first.
+SortDesc row_desc(const SegmentedJob& job) {
+  return {job.key_type, job.value_type, job.columns,
+          {.algorithm = SortAlgorithm::radix, .order = job.order}};
+}
+
 bool may_have_large(const DeviceInfo& device, const SegmentedJob& job) {
   const std::uint32_t tile = segmented_tile_elements(device, job.key_type, job.output);
   return job.rows ? job.columns > tile : job.count > tile;
@@ -197,19 +213,46 @@ void record_ranges(detail::ComputeDevice& device, Recorder& r, const SegmentedJo
                       plan.offset + (SEG_PLAN_ARGS + 3 * SEG_LARGE) * 4);
 }
 
+// Each row through the whole-array radix sort, in turn; they share the temporary buffer.
+void record_rows_one_at_a_time(const SortDevice& target, Recorder& r, const SegmentedJob& job) {
+  const SortDesc desc = row_desc(job);
+  const std::uint64_t key_row = std::uint64_t{job.columns} * key_bytes(job.key_type);
+  const std::uint64_t value_row = std::uint64_t{job.columns} * value_bytes(job.value_type);
+  for (std::uint32_t row = 0; row < job.segments; ++row) {
+    const BufferRange keys{job.keys.buffer, job.keys.offset + row * key_row};
+    BufferRange values{};
+    if (job.value_type != ValueType::none) values = {job.values.buffer, job.values.offset + row * value_row};
+    if (job.output == SegmentedOutput::local_indices || job.output == SegmentedOutput::global_indices) {
+      const std::uint64_t first = job.output == SegmentedOutput::local_indices ? 0 : job.index_base + std::uint64_t{row} * job.columns;
+      record_iota(target.device, r, values.buffer, job.value_type, job.columns, first, values.offset);
+    }
+    record(target, r, desc, job.columns, SortBuffers{keys, values, {job.temporary.buffer, job.temporary.offset}});
+  }
+}
+
 }  // namespace
 
 std::uint32_t segmented_tile_elements(const DeviceInfo& device, KeyType key_type, SegmentedOutput output) {
   return 1u << tile_shape(device, key_type, output).tile_bits;
 }
 
+// On a CPU device lower, so that the tests reach both paths at small sizes.
+std::uint64_t segmented_long_row(const DeviceInfo& device) { return std::uint64_t{1} << (device.is_software() ? 16 : 17); }
+
+bool segmented_rows_one_at_a_time(const DeviceInfo& device, const SegmentedJob& job) {
+  return rows_one_at_a_time(device, job);
+}
+
 std::uint64_t segmented_temporary_bytes(const DeviceInfo& device, const SegmentedJob& job) {
+  if (rows_one_at_a_time(device, job)) return device_bytes(device, row_desc(job)).temporary;
   const std::uint64_t large = may_have_large(device, job) ? radix_bytes(job) : 0;
   return std::max<std::uint64_t>(16, aligned(plan_bytes(job)) + large);
 }
 
-void record_segmented(detail::ComputeDevice& device, Recorder& r, const SegmentedJob& job) {
+void record_segmented(const SortDevice& target, Recorder& r, const SegmentedJob& job) {
   if (job.segments == 0 || job.count == 0) return;
+  detail::ComputeDevice& device = target.device;
+  if (rows_one_at_a_time(device.info(), job)) return record_rows_one_at_a_time(target, r, job);
   const Binding keys{job.keys.buffer, job.output == SegmentedOutput::keys || job.output == SegmentedOutput::pairs
                                           ? Access::read_write
                                           : Access::read,

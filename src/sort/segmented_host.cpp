@@ -170,7 +170,7 @@ class Batch {
     if (job_.writes_keys()) down.push_back({b[0].handle(), 0, sizes[0], detail::write_memory(job_.key_at(lo_))});
     if (job_.values) down.push_back({b[1].handle(), 0, sizes[1], detail::write_memory(job_.value_at(lo_))});
     state.uploaded = state.transfers().upload(up);
-    ctx_.run([&](Recorder& r) { record_segmented(detail::compute_device(ctx_), r, sj); });
+    ctx_.run([&](Recorder& r) { record_segmented(sort_device(ctx_), r, sj); });
     state.transfers().download(down, state.compute->last());
   }
 
@@ -220,13 +220,22 @@ class Batch {
 };
 
 void sort_batches(Context& ctx, const HostJob& job, const std::vector<Piece>& pieces) {
-  const std::uint64_t giant = giant_segment(ctx.info());
+  std::uint64_t giant = giant_segment(ctx.info());
   const std::uint64_t capacity = batch_capacity(ctx, job);
   std::size_t first = 0;
   const auto flush = [&](std::size_t end) {
     if (end > first) Batch(ctx, job, std::span(pieces).subspan(first, end - first)).run();
     first = end;
   };
+  const SegmentedJob rows{.key_type = job.key_type,
+                          .value_type = job.value_type,
+                          .output = job.output,
+                          .rows = job.rows,
+                          .columns = static_cast<std::uint32_t>(std::min<std::uint64_t>(job.columns, UINT32_MAX))};
+  // Long rows that the device sorts one at a time stay in batches: one submission for many.
+  if (job.rows && job.columns <= UINT32_MAX && segmented_rows_one_at_a_time(ctx.info(), rows)) {
+    giant = capacity;
+  }
   for (std::size_t i = 0; i < pieces.size(); ++i) {
     if (pieces[i].size() > giant || pieces[i].size() > capacity) {
       flush(i);
