@@ -66,8 +66,8 @@ TileShape tile_shape(const DeviceInfo& device, KeyType key_type, SegmentedOutput
 
 std::uint32_t radix_workgroup(const DeviceInfo& device) {
   std::uint32_t wg = std::min(kRadixWorkgroup, max_invocations(device));
-  // Each subgroup's 256 digit counters, plus three digit arrays, in shared memory.
-  while (wg > device.max_subgroup_size && (radix_max_subgroups(device, wg) + 3) * 256 * 4 > device.shared_memory_bytes) {
+  // Each subgroup's 256 digit counters, two digit arrays and up to 8 passes' counts in shared memory.
+  while (wg > device.max_subgroup_size && (radix_max_subgroups(device, wg) + 10) * 256 * 4 > device.shared_memory_bytes) {
     wg /= 2;
   }
   return wg;

@@ -1,9 +1,10 @@
 // Sorts segments longer than one tile: one workgroup per segment runs an LSD radix sort of it
 // with 8-bit digits through the temporary buffer. Each digit pass counts the segment's digits,
 // then ranks chunks of TILE keys in order (subgroup multisplit, common/radix_rank.glsl) and
-// scatters each key to its digit's running place, so the pass is stable. A key moves with its
-// position in the segment; values are read from a copy at the end, by that position. Passes over
-// bytes in which every key of the segment agrees are skipped.
+// scatters each key to its digit's running place, so the pass is stable; one read of the segment
+// counts the digits of every pass first. A key moves with its position in the segment; the last
+// pass writes the output, each value read from a copy by that position. Passes in which one digit
+// holds every key of the segment are skipped.
 //
 // Bindings 0-4: common/segments.glsl's; 5: the temporary, in 32-bit words: two sides, each
 // (DATA_KEY_WORDS + 1) arrays of pc.elements words (key words, then positions), then, for pairs,
@@ -45,7 +46,9 @@ layout(std430, binding = 5) restrict buffer Temporary { uint temp[]; };
 shared uint s_work[MAX_SUBGROUPS * RADIX];  // each subgroup's digit counters (radix_rank.glsl)
 shared uint s_tile_start[RADIX];            // a chunk's digit counts, then their exclusive prefix
 shared uint s_next[RADIX];                  // where each digit's next key goes in the segment
-shared uint s_differs[2];                   // the bits in which some key differs from the first
+const uint PASSES = 4u * DATA_KEY_WORDS;
+shared uint s_counts[PASSES * RADIX];       // every pass's digit counts in the segment
+shared uint s_skipped;                      // bit p: one digit holds every key in pass p
 
 #include "radix_rank.glsl"
 
@@ -84,59 +87,55 @@ void store_element(uint side, uint i, uvec2 key, uint q) {
   temp[temp_index(side, DATA_KEY_WORDS, i)] = q;
 }
 
-// Which byte passes the segment [b, b + n) needs: bit p set when some key's byte p differs from the first key's.
-uint passes_needed(uint b, uint n) {
-  if (gl_LocalInvocationIndex < 2u) s_differs[gl_LocalInvocationIndex] = 0u;
-  const uvec2 first = load_ordered(b);
-  uvec2 differs = uvec2(0u);
-  for (uint i = gl_LocalInvocationIndex; i < n; i += WG) differs |= load_ordered(b + i) ^ first;
-  differs = subgroupOr(differs);
-  // Orders the zeroing above before the additions below.
-  barrier();
-  if (subgroupElect()) {
-    atomicOr(s_differs[0], differs.x);
-    atomicOr(s_differs[1], differs.y);
-  }
-  // Orders every subgroup's addition before the reads below.
-  barrier();
-  uint passes = 0u;
-  for (uint p = 0u; p < 4u * DATA_KEY_WORDS; ++p) {
-    if (digit_of(uvec2(s_differs[0], s_differs[1]), p) != 0u) passes |= 1u << p;
-  }
-  return passes;
-}
-
-// s_next = each digit's first place in the segment for pass p: the exclusive prefix of its counts.
-void count_digits(int side, uint b, uint n, uint p) {
-  for (uint d = gl_LocalInvocationIndex; d < RADIX; d += WG) s_next[d] = 0u;
+// Counts the digits of every pass in one read of the segment [b, b + n) (s_counts) and returns
+// the passes needed: bit p set unless one digit holds all n keys in pass p.
+uint count_digits(uint b, uint n) {
+  for (uint i = gl_LocalInvocationIndex; i < PASSES * RADIX; i += WG) s_counts[i] = 0u;
+  if (gl_LocalInvocationIndex == 0u) s_skipped = 0u;
   // Orders the zeroing before the counting.
   barrier();
   for (uint i = gl_LocalInvocationIndex; i < n; i += WG) {
-    uvec2 key;
-    uint q;
-    load_element(side, b, b + i, key, q);
-    atomicAdd(s_next[digit_of(key, p)], 1u);
+    const uvec2 key = load_ordered(b + i);
+    for (uint p = 0u; p < PASSES; ++p) atomicAdd(s_counts[p * RADIX + digit_of(key, p)], 1u);
   }
-  // Orders every count before the scan reads them.
+  // Orders every count before the reads below.
   barrier();
+  for (uint i = gl_LocalInvocationIndex; i < PASSES * RADIX; i += WG) {
+    if (s_counts[i] == n) atomicOr(s_skipped, 1u << (i / RADIX));
+  }
+  // Orders the skipped passes' bits before every invocation reads them.
+  barrier();
+  return ~s_skipped & ((1u << PASSES) - 1u);
+}
+
+// s_next = each digit's first place in the segment for pass p: the exclusive prefix of its counts.
+void place_digits(uint p) {
   const uint first = gl_LocalInvocationIndex * DIGITS_PER_INVOCATION;
   uint sum = 0u;
   for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
-    if (first + r < RADIX) sum += s_next[first + r];
+    if (first + r < RADIX) sum += s_counts[p * RADIX + first + r];
   }
   uint total;
   uint running = workgroup_exclusive_add(sum, total);
   for (uint r = 0u; r < DIGITS_PER_INVOCATION; ++r) {
     if (first + r < RADIX) {
-      const uint c = s_next[first + r];
       s_next[first + r] = running;
-      running += c;
+      running += s_counts[p * RADIX + first + r];
     }
   }
 }
 
-// Scatters the chunk of keys from position c0 of the segment to their places for pass p, stably.
-void scatter_chunk(int side, uint to, uint b, uint n, uint c0, uint p) {
+// The value that goes with the key from position q of the segment that begins at b (pairs).
+uvec2 copied_value(uint b, uint q) {
+  if (OUTPUT != SEG_OUTPUT_PAIRS) return uvec2(0u);
+  uvec2 value = uvec2(temp[value_copy_index(b + q)], 0u);
+  if (DATA_VALUE_WORDS == 2u) value.y = temp[value_copy_index(b + q) + 1u];
+  return value;
+}
+
+// Scatters the chunk of keys from position c0 of the segment to their places for pass p, stably:
+// to side `to`, or, in the last pass (`last`), as the sort's output.
+void scatter_chunk(int side, uint to, uint b, uint n, uint c0, uint p, bool last) {
   for (uint i = gl_LocalInvocationIndex; i < MAX_SUBGROUPS * RADIX; i += WG) s_work[i] = 0u;
   // Orders the counters' zeroing before the ranking.
   barrier();
@@ -166,7 +165,12 @@ void scatter_chunk(int side, uint to, uint b, uint n, uint c0, uint p) {
     if (i < n) {
       const uint d = digit[k];
       const uint in_chunk = s_work[gl_SubgroupID * RADIX + d] + rank[k];
-      store_element(to, b + s_next[d] + in_chunk - s_tile_start[d], key[k], q[k]);
+      const uint place = s_next[d] + in_chunk - s_tile_start[d];
+      if (last) {
+        store_sorted(b, place, key[k], q[k], copied_value(b, q[k]));
+      } else {
+        store_element(to, b + place, key[k], q[k]);
+      }
     }
   }
   // Orders every read of s_next and s_tile_start above before the advance below.
@@ -188,31 +192,34 @@ void main() {
       temp[value_copy_index(b + i)] = v.x;
       if (DATA_VALUE_WORDS == 2u) temp[value_copy_index(b + i) + 1u] = v.y;
     }
+    // Orders the copy before its reads, which other invocations make.
+    buffer_barrier();
   }
-  const uint passes = passes_needed(b, n);
+  const uint passes = count_digits(b, n);
+  // A sort of two or more passes writes its output from the last; with one, that pass would
+  // overwrite keys that it has yet to read, so its result goes through the temporary.
+  const bool direct = bitCount(passes) >= 2;
   int side = -1;
-  for (uint p = 0u; p < 4u * DATA_KEY_WORDS; ++p) {
+  uint left = bitCount(passes);
+  for (uint p = 0u; p < PASSES; ++p) {
     if ((passes & (1u << p)) == 0u) continue;
+    const bool last = direct && --left == 0u;
     const uint to = side == 0 ? 1u : 0u;
-    count_digits(side, b, n, p);
+    place_digits(p);
     for (uint c0 = 0u; c0 < n; c0 += TILE) {
-      // Orders the previous chunk's (or count_digits') uses of shared memory before this chunk's.
+      // Orders the previous chunk's (or place_digits') uses of shared memory before this chunk's.
       barrier();
-      scatter_chunk(side, to, b, n, c0, p);
+      scatter_chunk(side, to, b, n, c0, p, last);
     }
     // Orders the pass's writes before the next pass reads them and writes the side it read.
     buffer_barrier();
     side = int(to);
   }
+  if (direct) return;
   for (uint i = gl_LocalInvocationIndex; i < n; i += WG) {
     uvec2 key;
     uint q;
     load_element(side, b, b + i, key, q);
-    uvec2 value = uvec2(0u);
-    if (OUTPUT == SEG_OUTPUT_PAIRS) {
-      value.x = temp[value_copy_index(b + q)];
-      if (DATA_VALUE_WORDS == 2u) value.y = temp[value_copy_index(b + q) + 1u];
-    }
-    store_sorted(b, i, key, q, value);
+    store_sorted(b, i, key, q, copied_value(b, q));
   }
 }
