@@ -1,5 +1,7 @@
-// vkc-peer-cub-sort: times cub::DeviceRadixSort and cub::DeviceMergeSort on
-// generated keys (optionally with index values) and prints one JSON line per size.
+// vkc-peer-cub-sort: times cub::DeviceRadixSort and cub::DeviceMergeSort on generated keys
+// (optionally with index values), or cub::DeviceSegmentedSort and cub::DeviceSegmentedRadixSort on
+// them cut into segments of a benchmark shape (bench/segment_shapes.hpp), and prints one JSON line
+// per size.
 #include "peer_common.cuh"
 
 #include <cuda_bf16.h>
@@ -7,14 +9,19 @@
 
 #include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_segmented_radix_sort.cuh>
+#include <cub/device/device_segmented_sort.cuh>
 #include <cub/version.cuh>
 
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <numeric>
 #include <thread>
 #include <type_traits>
+
+#include "../segment_shapes.hpp"
 
 namespace {
 
@@ -22,7 +29,14 @@ constexpr const char* kProgram = "vkc-peer-cub-sort";
 
 constexpr const char* kUsage =
     "usage: vkc-peer-cub-sort --n N1,N2,... [options]\n"
-    "  --algo radix|merge                       cub::DeviceRadixSort or cub::DeviceMergeSort (radix)\n"
+    "  --algo radix|merge|segmented|segmented_radix\n"
+    "                                           cub::DeviceRadixSort, cub::DeviceMergeSort,\n"
+    "                                           cub::DeviceSegmentedSort::StableSort* or\n"
+    "                                           cub::DeviceSegmentedRadixSort (radix); the segmented\n"
+    "                                           ones sort u32, i32 and f32 keys only\n"
+    "  --segments uniform:MAX|power:S|rows:C    the segments, for the segmented algos (required):\n"
+    "                                           CUB's benchmark shapes (sizes uniform in [MAX/2, MAX];\n"
+    "                                           S segments of lognormal sizes) or rows of C keys\n"
     "  --key u32|i32|f32|u64|i64|f64|u8|i8|u16|i16|f16|bf16\n"
     "                                           key type (u32); f16 is __half, bf16 __nv_bfloat16\n"
     "  --value none|u32|u64                     value type; values are the original indices (none)\n"
@@ -31,15 +45,15 @@ constexpr const char* kUsage =
     "  --n N1,N2,...                            sizes, each 1..2147483647 (required)\n"
     "  --runs R                                 timed runs per size; the median is reported (20)\n"
     "  --warmup W                               untimed runs before them (3)\n"
-    "  --seed S                                 generator seed (1)\n"
+    "  --seed S                                 generator seed, keys and segments (1)\n"
     "  --sweep-mb M                             after each input copy, untimed, read M MiB of another buffer (0)\n"
-    "  --bits B:E                               radix: CUB's begin_bit and end_bit (0:width; E past\n"
-    "                                           the key's width means its width)\n"
+    "  --bits B:E                               radix, segmented_radix: CUB's begin_bit and end_bit\n"
+    "                                           (0:width; E past the key's width means its width)\n"
     "  --tile WGxITEMS                          radix, u32 keys: CUB's onesweep kernel with this tile\n"
     "                                           (384x12|384x15|384x16|448x18|384x23; default: CUB's own)\n"
     "Prints one JSON object per size on stdout; exits non-zero on an error or a wrong result.\n";
 
-enum class Algo { Radix, Merge };
+enum class Algo { Radix, Merge, Segmented, SegmentedRadix };
 enum class Order { Ascending, Descending };
 enum class Dist { Uniform, Sorted, Reverse, Few, Equal };
 
@@ -49,6 +63,9 @@ struct Config {
   Dist dist = Dist::Uniform;
   std::string algo_name, key_name, value_name, order_name, dist_name;
   std::vector<std::uint64_t> sizes;
+  // --segments: the shape the segmented algos cut the keys into; "none" for the others.
+  std::string segments_name = "none";
+  vkc::bench::SegmentShape segments;
   int runs = 20;
   int warmup = 3;
   std::uint64_t seed = 1;
@@ -264,7 +281,8 @@ cudaError_t fixed_tile_sort(const std::string& tile, void* temp, std::size_t& te
 
 // ---------------------------------------------------------------- the sort call
 
-// Working buffers: radix sort ping-pongs between [0] and [1]; merge sort sorts [0] in place.
+// Working buffers: radix sort ping-pongs between [0] and [1]; merge sort sorts [0] in place; the
+// segmented sorts read [0] and write [1].
 template <typename K, typename V>
 struct Work {
   K* keys[2] = {nullptr, nullptr};
@@ -272,13 +290,76 @@ struct Work {
   int current = 0;  // which buffer holds the sorted output after sort()
 };
 
-// One CUB sort of work.keys[0] (and work.values[0]). With temp == nullptr it only
-// sets temp_bytes, as CUB does. The item count is an `int`, as the peer has always passed it:
-// CUB picks its tuning by the count's type (see README.md, "The count type").
+// The segments on the device: `count` begin offsets and one more, segment i being
+// [offsets[i], offsets[i + 1]) (end offsets = offsets + 1, as CUB's benchmarks pass them).
+struct DeviceSegments {
+  const int* offsets = nullptr;
+  int count = 0;
+};
+
+bool is_segmented(Algo algo) { return algo == Algo::Segmented || algo == Algo::SegmentedRadix; }
+
+// The key types the segmented algos are built for (parse() refuses the others): the 32-bit ones,
+// which issue 52 measures (i32 keys in CUB's shapes, f32 rows). Built for all twelve, the peer took
+// 12.5 minutes of one core to compile instead of 3, about 4 s for each key type, value type, order
+// and algorithm; a type added here is a name added to kSegmentedKeyNames.
+template <typename K>
+constexpr bool kSegmentedKey = sizeof(K) == 4;
+constexpr const char* kSegmentedKeyNames[] = {"u32", "i32", "f32"};
+
+// One segmented CUB sort from work.keys[0] (and work.values[0]) into work.keys[1] (values[1]), the
+// forms CUB's own benchmarks time (input and output apart, int offsets). cub::DeviceSegmentedSort's
+// StableSort* calls run the same dispatch as its Sort* calls in CUB 3.0 (stable either way);
+// cub::DeviceSegmentedRadixSort takes an `int` count and --bits.
+template <typename K, typename V>
+cudaError_t segmented_sort(const Config& cfg, void* temp, std::size_t& temp_bytes, Work<K, V>& work, int n,
+                           const DeviceSegments& segments, cudaStream_t stream) {
+  const bool asc = cfg.order == Order::Ascending;
+  const int* begin = segments.offsets;
+  const int* end = segments.offsets + 1;
+  const int count = segments.count;
+  K* const* keys = work.keys;
+  V* const* values = work.values;
+  if (cfg.algo == Algo::SegmentedRadix) {
+    using Sort = cub::DeviceSegmentedRadixSort;
+    const BitRange bits = bit_range<K>(cfg);
+    if constexpr (kHasValues<V>) {
+      return asc ? Sort::SortPairs(temp, temp_bytes, keys[0], keys[1], values[0], values[1], n, count, begin, end,
+                                   bits.begin, bits.end, stream)
+                 : Sort::SortPairsDescending(temp, temp_bytes, keys[0], keys[1], values[0], values[1], n, count, begin,
+                                             end, bits.begin, bits.end, stream);
+    } else {
+      return asc ? Sort::SortKeys(temp, temp_bytes, keys[0], keys[1], n, count, begin, end, bits.begin, bits.end,
+                                  stream)
+                 : Sort::SortKeysDescending(temp, temp_bytes, keys[0], keys[1], n, count, begin, end, bits.begin,
+                                            bits.end, stream);
+    }
+  }
+  using Sort = cub::DeviceSegmentedSort;
+  if constexpr (kHasValues<V>) {
+    return asc ? Sort::StableSortPairs(temp, temp_bytes, keys[0], keys[1], values[0], values[1], n, count, begin, end,
+                                       stream)
+               : Sort::StableSortPairsDescending(temp, temp_bytes, keys[0], keys[1], values[0], values[1], n, count,
+                                                 begin, end, stream);
+  } else {
+    return asc ? Sort::StableSortKeys(temp, temp_bytes, keys[0], keys[1], n, count, begin, end, stream)
+               : Sort::StableSortKeysDescending(temp, temp_bytes, keys[0], keys[1], n, count, begin, end, stream);
+  }
+}
+
+// One CUB sort of work.keys[0] (and work.values[0]); the segmented algos sort each of `segments`.
+// With temp == nullptr it only sets temp_bytes, as CUB does. The item count is an `int`, as the
+// peer has always passed it: CUB picks its tuning by the count's type (see README.md, "The count
+// type"); cub::DeviceSegmentedSort takes 64-bit counts only.
 template <typename K, typename V>
 cudaError_t cub_sort(const Config& cfg, void* temp, std::size_t& temp_bytes, Work<K, V>& work, int n,
-                     cudaStream_t stream) {
+                     const DeviceSegments& segments, cudaStream_t stream) {
   const bool asc = cfg.order == Order::Ascending;
+  if (is_segmented(cfg.algo)) {
+    work.current = 1;
+    if constexpr (kSegmentedKey<K>) return segmented_sort(cfg, temp, temp_bytes, work, n, segments, stream);
+    throw peer::Error("--algo " + cfg.algo_name + ": key type not built");  // parse() refuses it first
+  }
   if (cfg.algo == Algo::Radix) {
     const BitRange bits = bit_range<K>(cfg);
     cub::DoubleBuffer<K> keys(work.keys[0], work.keys[1]);
@@ -370,39 +451,86 @@ std::vector<K> stable_sorted(const std::vector<K>& input, const CubRank<K>& rank
   return out;
 }
 
-// Keys alone: a stable sort (radix) must return exactly the stable reference, bit for bit (keys
-// equal under the rank, such as -0.0 and +0.0 or keys that differ outside the bit range, in input
-// order); another (merge) keys of the same ranks in the same places.
+// Keys alone, out[first, last) against expected[0, last - first): a stable sort (all but merge)
+// must return exactly the stable reference, bit for bit (keys equal under the rank, such as -0.0
+// and +0.0 or keys that differ outside the bit range, in input order); another (merge) keys of the
+// same ranks in the same places.
 template <typename K>
-std::string check_keys_only(const std::vector<K>& input, const std::vector<K>& out, const CubRank<K>& rank,
-                            bool stable) {
-  const std::vector<K> expected = stable_sorted(input, rank);
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const bool same = stable ? bits_of(out[i]) == bits_of(expected[i]) : rank(out[i]) == rank(expected[i]);
+std::string compare_keys(const K* expected, const std::vector<K>& out, std::size_t first, std::size_t last,
+                         const CubRank<K>& rank, bool stable) {
+  for (std::size_t i = first; i < last; ++i) {
+    const K& e = expected[i - first];
+    const bool same = stable ? bits_of(out[i]) == bits_of(e) : rank(out[i]) == rank(e);
     if (!same) return "key at index " + std::to_string(i) + " differs from std::stable_sort by CUB's order";
   }
   return {};
 }
 
-// Values are the original indices. Keys in order, every (key, value) an input pair
-// and every index used once; for a stable sort, ties also keep index order. For a
-// stable sort these together say the output is exactly std::stable_sort's.
+template <typename K>
+std::string check_keys_only(const std::vector<K>& input, const std::vector<K>& out, const CubRank<K>& rank,
+                            bool stable) {
+  const std::vector<K> expected = stable_sorted(input, rank);
+  return compare_keys(expected.data(), out, 0, out.size(), rank, stable);
+}
+
+// Values are the original indices. Over [first, last) (the whole array, or one segment): keys in
+// order, every (key, value) an input pair of that range and every index of it used once; for a
+// stable sort, ties also keep index order. For a stable sort these together say the output is
+// exactly std::stable_sort's.
 template <typename K, typename V>
 std::string check_pairs(const std::vector<K>& input, const std::vector<K>& keys, const std::vector<V>& values,
-                        const CubRank<K>& rank, bool stable) {
-  std::vector<bool> seen(input.size(), false);
-  for (std::size_t i = 0; i < keys.size(); ++i) {
+                        std::size_t first, std::size_t last, const CubRank<K>& rank, bool stable) {
+  std::vector<bool> seen(last - first, false);
+  for (std::size_t i = first; i < last; ++i) {
     const std::uint64_t index = values[i];
-    const std::string at = " at index " + std::to_string(i);
-    if (index >= input.size()) return "value out of range" + at;
-    if (seen[index]) return "value repeated" + at;
-    seen[index] = true;
-    if (bits_of(input[index]) != bits_of(keys[i])) return "(key, value) is not an input pair" + at;
-    if (i == 0) continue;
-    if (rank(keys[i]) < rank(keys[i - 1])) return "keys out of order" + at;
-    if (stable && rank(keys[i]) == rank(keys[i - 1]) && values[i - 1] > values[i]) return "equal keys reordered" + at;
+    const auto at = [i] { return " at index " + std::to_string(i); };
+    if (index < first || index >= last) return "value out of range" + at();
+    if (seen[index - first]) return "value repeated" + at();
+    seen[index - first] = true;
+    if (bits_of(input[index]) != bits_of(keys[i])) return "(key, value) is not an input pair" + at();
+    if (i == first) continue;
+    if (rank(keys[i]) < rank(keys[i - 1])) return "keys out of order" + at();
+    if (stable && rank(keys[i]) == rank(keys[i - 1]) && values[i - 1] > values[i]) return "equal keys reordered" + at();
   }
   return {};
+}
+
+// Runs check(first, last) on every segment [offsets[s], offsets[s + 1]), on threads that take one
+// slice of the keys each (the segments that begin in it), and returns the first failure in segment
+// order, its segment named.
+template <typename Check>
+std::string check_segments(const std::vector<std::uint64_t>& offsets, Check check) {
+  const std::size_t parts = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t count = offsets.size() - 1;
+  const std::uint64_t n = offsets.back();
+  const auto first_segment_from = [&](std::size_t part) {
+    if (part == parts) return count;
+    const auto begins = offsets.begin();
+    return std::size_t(std::lower_bound(begins, begins + count, n * part / parts) - begins);
+  };
+  std::vector<std::string> failure(parts);
+  on_threads(parts, [&](std::size_t p) {
+    const std::size_t end = first_segment_from(p + 1);
+    for (std::size_t s = first_segment_from(p); s < end && failure[p].empty(); ++s) {
+      const std::string what = check(offsets[s], offsets[s + 1]);
+      if (!what.empty()) failure[p] = what + " (segment " + std::to_string(s) + ")";
+    }
+  });
+  for (const std::string& f : failure) {
+    if (!f.empty()) return f;
+  }
+  return {};
+}
+
+// Each segment of the keys alone against std::stable_sort of its input by CUB's rank.
+template <typename K>
+std::string check_segmented_keys(const std::vector<K>& input, const std::vector<K>& out,
+                                 const std::vector<std::uint64_t>& offsets, const CubRank<K>& rank) {
+  return check_segments(offsets, [&](std::size_t first, std::size_t last) {
+    std::vector<K> expected(input.begin() + first, input.begin() + last);
+    std::stable_sort(expected.begin(), expected.end(), [&](const K& a, const K& b) { return rank(a) < rank(b); });
+    return compare_keys(expected.data(), out, first, last, rank, /*stable=*/true);
+  });
 }
 
 // ---------------------------------------------------------------- one size
@@ -428,10 +556,12 @@ struct Context {
 template <typename K, typename V>
 bool run_size(const Config& cfg, const Context& ctx, int n, cudaStream_t stream) {
   const std::size_t count = static_cast<std::size_t>(n);
-  const bool radix = cfg.algo == Algo::Radix;
+  const bool segmented = is_segmented(cfg.algo);
+  const bool two_buffers = cfg.algo != Algo::Merge;  // merge sort alone sorts in place
+  const bool stable = cfg.algo != Algo::Merge;
 
   const std::vector<K> input = make_keys<K>(cfg.dist, count, cfg.seed);
-  peer::DeviceBuffer<K> pristine_keys(count), keys0(count), keys1(radix ? count : 0);
+  peer::DeviceBuffer<K> pristine_keys(count), keys0(count), keys1(two_buffers ? count : 0);
   peer::upload(pristine_keys, input);
   Work<K, V> work;
   work.keys[0] = keys0.get();
@@ -444,14 +574,21 @@ bool run_size(const Config& cfg, const Context& ctx, int n, cudaStream_t stream)
     std::iota(indices.begin(), indices.end(), V{0});
     pristine_values = peer::DeviceBuffer<V>(count);
     values0 = peer::DeviceBuffer<V>(count);
-    values1 = peer::DeviceBuffer<V>(radix ? count : 0);
+    values1 = peer::DeviceBuffer<V>(two_buffers ? count : 0);
     peer::upload(pristine_values, indices);
     work.values[0] = values0.get();
     work.values[1] = values1.get();
   }
 
+  // The segments, written to the device once: one segment of every key for the other algos.
+  const std::vector<std::uint64_t> offsets =
+      segmented ? vkc::bench::segment_offsets(cfg.segments, count, cfg.seed) : std::vector<std::uint64_t>{0, count};
+  peer::DeviceBuffer<int> device_offsets(offsets.size());
+  peer::upload(device_offsets, std::vector<int>(offsets.begin(), offsets.end()));  // each at most n
+  const DeviceSegments segments{device_offsets.get(), int(offsets.size() - 1)};
+
   std::size_t temp_bytes = 0;
-  PEER_CUDA(cub_sort(cfg, nullptr, temp_bytes, work, n, stream));
+  PEER_CUDA(cub_sort(cfg, nullptr, temp_bytes, work, n, segments, stream));
   peer::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
 
   peer::DeviceBuffer<uint4> sweep(std::size_t(cfg.sweep_mb) << 16);
@@ -470,7 +607,7 @@ bool run_size(const Config& cfg, const Context& ctx, int n, cudaStream_t stream)
     }
     if (cfg.sweep_mb > 0) sweep_read<<<1024, 256, 0, stream>>>(sweep.get(), sweep.size(), sink.get());
     timer.start(stream);
-    PEER_CUDA(cub_sort(cfg, temp.get(), temp_bytes, work, n, stream));
+    PEER_CUDA(cub_sort(cfg, temp.get(), temp_bytes, work, n, segments, stream));
     timer.stop(stream);
     const float ms = timer.elapsed_ms();
     if (r >= cfg.warmup) samples.push_back(ms);
@@ -485,22 +622,30 @@ bool run_size(const Config& cfg, const Context& ctx, int n, cudaStream_t stream)
   std::string failure;
   if constexpr (kHasValues<V>) {
     const std::vector<V> out_values = peer::download(work.values[work.current], count);
-    failure = check_pairs(input, out_keys, out_values, rank, /*stable=*/radix);
+    failure = segmented ? check_segments(offsets,
+                                         [&](std::size_t first, std::size_t last) {
+                                           return check_pairs(input, out_keys, out_values, first, last, rank, stable);
+                                         })
+                        : check_pairs(input, out_keys, out_values, 0, count, rank, stable);
   } else {
-    failure = check_keys_only(input, out_keys, rank, /*stable=*/radix);
+    failure = segmented ? check_segmented_keys(input, out_keys, offsets, rank)
+                        : check_keys_only(input, out_keys, rank, stable);
   }
 
   const peer::Summary t = peer::summarize(samples);
   std::printf(
       "{\"peer\":\"cub\",\"algorithm\":%s,\"key_type\":%s,\"value_type\":%s,\"order\":%s,\"dist\":%s,"
       "\"n\":%d,\"median_ms\":%s,\"min_ms\":%s,\"runs\":%d,\"verified\":%s,\"device\":%s,"
-      "\"cuda_runtime\":%d,\"cub_version\":%d,\"tile\":%s,\"begin_bit\":%d,\"end_bit\":%d,\"count_type\":\"int\"}\n",
+      "\"cuda_runtime\":%d,\"cub_version\":%d,\"tile\":%s,\"begin_bit\":%d,\"end_bit\":%d,\"count_type\":%s,"
+      "\"segments\":%s,\"segment_count\":%d}\n",
       peer::json_string("cub_" + cfg.algo_name).c_str(), peer::json_string(cfg.key_name).c_str(),
       peer::json_string(cfg.value_name).c_str(), peer::json_string(cfg.order_name).c_str(),
       peer::json_string(cfg.dist_name).c_str(), n, peer::json_number(t.median_ms).c_str(),
       peer::json_number(t.min_ms).c_str(), cfg.runs, failure.empty() ? "true" : "false",
       peer::json_string(ctx.device).c_str(), ctx.runtime, int(CUB_VERSION),
-      peer::json_string(cfg.tile.empty() ? "cub" : cfg.tile).c_str(), bits.begin, bits.end);
+      peer::json_string(cfg.tile.empty() ? "cub" : cfg.tile).c_str(), bits.begin, bits.end,
+      cfg.algo == Algo::Segmented ? "\"int64\"" : "\"int\"", peer::json_string(cfg.segments_name).c_str(),
+      segments.count);
   std::fflush(stdout);
   if (!failure.empty()) {
     std::fprintf(stderr, "%s: error: wrong result for n=%d: %s\n", kProgram, n, failure.c_str());
@@ -539,17 +684,53 @@ void parse_bits(const std::string& text, Config& cfg) {
   if (begin > end || end > std::uint64_t(INT_MAX)) {
     throw peer::Error("--bits: expected BEGIN <= END, got '" + text + "'");
   }
-  if (cfg.algo != Algo::Radix) {
-    throw peer::Error("--bits: only for radix sorts (cub::DeviceMergeSort has no bit range)");
+  if (cfg.algo != Algo::Radix && cfg.algo != Algo::SegmentedRadix) {
+    throw peer::Error(
+        "--bits: only for radix and segmented_radix sorts (cub::DeviceMergeSort and cub::DeviceSegmentedSort have no "
+        "bit range)");
   }
   cfg.begin_bit = int(begin);
   cfg.end_bit = int(end);
 }
 
+// --segments SHAPE: required by the segmented algos, refused by the others. Every size must fit
+// the shape (rows: a multiple of the columns), and the segment count must fit an int.
+void parse_segments(const std::string& text, Config& cfg) {
+  if (!is_segmented(cfg.algo)) {
+    if (!text.empty()) throw peer::Error("--segments: only for --algo segmented or segmented_radix");
+    return;
+  }
+  if (text.empty()) throw peer::Error("--algo " + cfg.algo_name + " needs --segments (see --help)");
+  if (std::find(std::begin(kSegmentedKeyNames), std::end(kSegmentedKeyNames), cfg.key_name) ==
+      std::end(kSegmentedKeyNames)) {
+    throw peer::Error("--algo " + cfg.algo_name + ": keys u32, i32 or f32 (the segmented sorts are built for those)");
+  }
+  try {
+    cfg.segments = vkc::bench::parse_segment_shape(text);
+  } catch (const std::invalid_argument& e) {
+    throw peer::Error(std::string("--") + e.what());
+  }
+  cfg.segments_name = vkc::bench::to_string(cfg.segments);
+  const std::uint64_t parameter = cfg.segments.parameter;
+  if (cfg.segments.kind == vkc::bench::SegmentKind::power && parameter > std::uint64_t(INT_MAX)) {
+    throw peer::Error("--segments: at most 2147483647 segments, got " + text);
+  }
+  for (const std::uint64_t n : cfg.sizes) {
+    if (cfg.segments.kind == vkc::bench::SegmentKind::rows && n % parameter != 0) {
+      throw peer::Error("--segments " + text + ": every size must be a multiple of the columns, got " +
+                        std::to_string(n));
+    }
+  }
+}
+
 Config parse(peer::Args& args) {
   Config cfg;
   cfg.algo_name = args.get("--algo", "radix");
-  cfg.algo = choose<Algo>("--algo", cfg.algo_name, {{"radix", Algo::Radix}, {"merge", Algo::Merge}});
+  cfg.algo = choose<Algo>("--algo", cfg.algo_name,
+                          {{"radix", Algo::Radix},
+                           {"merge", Algo::Merge},
+                           {"segmented", Algo::Segmented},
+                           {"segmented_radix", Algo::SegmentedRadix}});
   cfg.key_name = args.get("--key", "u32");
   choose<int>("--key", cfg.key_name,
               {{"u32", 0}, {"i32", 0}, {"f32", 0}, {"u64", 0}, {"i64", 0}, {"f64", 0}, {"u8", 0}, {"i8", 0}, {"u16", 0},
@@ -574,6 +755,7 @@ Config parse(peer::Args& args) {
   cfg.seed = peer::parse_u64(args.get("--seed", "1"), "--seed");
   cfg.sweep_mb = parse_count(args, "--sweep-mb", "0", 0);
   parse_bits(args.get("--bits", ""), cfg);
+  parse_segments(args.get("--segments", ""), cfg);
   cfg.tile = args.get("--tile", "");
   if (!cfg.tile.empty()) {
     choose<int>("--tile", cfg.tile, {{"384x12", 0}, {"384x15", 0}, {"384x16", 0}, {"448x18", 0}, {"384x23", 0}});

@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "../splitmix64.hpp"
+
 namespace peer {
 
 // Thrown for every failure; main() prints what() as one line and exits non-zero.
@@ -128,17 +130,12 @@ inline Summary summarize(std::vector<float> samples) {
   return s;
 }
 
-// Deterministic 64-bit generator (splitmix64): the same seed gives the same
+// Deterministic 64-bit generator (splitmix64, bench/splitmix64.hpp): the same seed gives the same
 // data on every platform, unlike the std:: distributions.
 class SplitMix64 {
  public:
   explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  std::uint64_t next() { return vkc::bench::splitmix64(state_); }
   // Uniform in [0, 1) with 53 random bits.
   double unit() { return double(next() >> 11) * 0x1.0p-53; }
 
