@@ -347,6 +347,33 @@ struct SortStorageRequirements {
   VkBufferUsageFlags usage = 0;
 };
 
+/// A segmented sort recorded into your command buffer (keys of 32 or 64 bits; the host API
+/// takes 8- and 16-bit ones). Segments are rows (`columns` > 0: `segments` rows of that length
+/// from element 0) or begin/end offsets in buffers (uint32 element indices, `segments` of each;
+/// they must lie within `count`, end at or after their begin and not overlap: offsets that break
+/// this give unspecified order within the segments they touch, and writes only inside [0, count)).
+/// Stable; what it writes, as the host API (argsort indices go to `values`).
+struct SegmentedSortDesc {
+  KeyType key_type = KeyType::u32;
+  /// The values' type (pairs), or the indices' type (argsort: u32 or u64); none for keys alone.
+  ValueType value_type = ValueType::none;
+  SortOrder order = SortOrder::ascending;
+  /// Argsort: the indices written into `values` instead of sorting keys and values.
+  bool argsort = false;
+  SegmentIndices numbering = SegmentIndices::local;
+  std::uint32_t count = 0;
+  std::uint32_t segments = 0;
+  std::uint32_t columns = 0;
+};
+
+struct SegmentedSortBuffers {
+  BufferRange keys;
+  BufferRange values;  ///< VK_NULL_HANDLE for keys alone
+  BufferRange begins;  ///< offsets only
+  BufferRange ends;    ///< offsets only
+  BufferRange temporary;
+};
+
 struct SorterAccess;  // the library's own access to a Sorter's internals
 
 struct SorterCreateInfo {
@@ -401,6 +428,14 @@ class Sorter {
   /// commands run; it must be <= desc.max_count). Work is sized for max_count.
   void record_sort_indirect(VkCommandBuffer commands, const SortDesc& desc, BufferRange count,
                             const SortBuffers& buffers);
+
+  /// The temporary buffer a segmented sort described by `desc` needs (the same usage flags).
+  SortStorageRequirements temporary_requirements(const SegmentedSortDesc& desc) const;
+
+  /// Records a segmented sort into `commands`, under the barrier contract above (the offsets
+  /// buffers are read like the count buffer of record_sort).
+  void record_segmented_sort(VkCommandBuffer commands, const SegmentedSortDesc& desc,
+                             const SegmentedSortBuffers& buffers);
 
   /// Pipelines compiled since creation, prepared ones included.
   std::size_t pipelines_compiled() const;

@@ -8,7 +8,9 @@
 #include "core/device.hpp"
 #include "core/loader.hpp"
 #include "sort/radix_policy.hpp"
+#include "sort/key_types.hpp"
 #include "sort/record.hpp"
+#include "sort/segmented.hpp"
 #include "sort/workspace.hpp"
 
 namespace vkc {
@@ -109,6 +111,42 @@ SortStorageRequirements Sorter::temporary_requirements(const SortDesc& desc) con
   const VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
                                    VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   return {sorting::device_bytes(info(), desc).temporary, alignment, usage};
+}
+
+namespace {
+sorting::SegmentedJob segmented_job(const SegmentedSortDesc& desc, const SegmentedSortBuffers& buffers) {
+  if (sorting::is_narrow(desc.key_type)) throw Error("a recorded segmented sort takes keys of 32 or 64 bits");
+  if (desc.argsort && desc.value_type == ValueType::none) throw Error("a segmented argsort needs an index type");
+  using Output = sorting::SegmentedOutput;
+  const Output output = !desc.argsort ? (desc.value_type == ValueType::none ? Output::keys : Output::pairs)
+                        : desc.numbering == SegmentIndices::local ? Output::local_indices
+                                                                  : Output::global_indices;
+  const auto binding = [](const BufferRange& b, Access access) { return Binding{b.buffer, access, b.offset}; };
+  return {.key_type = desc.key_type,
+          .value_type = desc.value_type,
+          .order = desc.order,
+          .output = output,
+          .count = desc.count,
+          .segments = desc.segments,
+          .rows = desc.columns != 0,
+          .columns = desc.columns,
+          .keys = binding(buffers.keys, Access::read_write),
+          .values = binding(buffers.values, Access::read_write),
+          .begins = binding(buffers.begins, Access::read),
+          .ends = binding(buffers.ends, Access::read),
+          .temporary = binding(buffers.temporary, Access::read_write)};
+}
+}  // namespace
+
+SortStorageRequirements Sorter::temporary_requirements(const SegmentedSortDesc& desc) const {
+  const SortStorageRequirements whole = temporary_requirements(SortDesc{desc.key_type, ValueType::none, 1});
+  return {sorting::segmented_temporary_bytes(info(), segmented_job(desc, {})), whole.alignment, whole.usage};
+}
+
+void Sorter::record_segmented_sort(VkCommandBuffer commands, const SegmentedSortDesc& desc,
+                                   const SegmentedSortBuffers& buffers) {
+  Recorder r(state_->device->device, commands);
+  sorting::record_segmented(state_->target(), r, segmented_job(desc, buffers));
 }
 
 void Sorter::record_sort(VkCommandBuffer commands, const SortDesc& desc, std::uint64_t count,

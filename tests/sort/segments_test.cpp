@@ -248,6 +248,76 @@ TEST_F(SegmentedShapes, SegmentsPastTheStorageRange) {
   sorts_pairs(ctx(), keys, ranges, Segments::offsets(offsets), SortOrder::ascending);
 }
 
+class SegmentedRecordApi : public GpuTest {};
+
+// The engine's path: offsets in its own buffers, a sort recorded into its command buffer.
+TEST_F(SegmentedRecordApi, PairsOverOffsetsAndIndicesOverRows) {
+  auto rng = rng_for_current_test();
+  const std::vector<Range> ranges = mixed_ranges(tile_of(ctx(), KeyType::f32), rng);
+  std::vector<std::uint32_t> begins, ends;
+  std::uint32_t count = 0;
+  for (const Range& r : ranges) {
+    begins.push_back(static_cast<std::uint32_t>(r.begin));
+    ends.push_back(static_cast<std::uint32_t>(r.end));
+    count = std::max(count, static_cast<std::uint32_t>(r.end + 2));
+  }
+  const std::vector<float> keys = make_keys<float>(count, Dist::special, rng);
+  std::vector<std::uint32_t> values(count);
+  std::iota(values.begin(), values.end(), 0u);
+  Buffer key_buffer = ctx().create_buffer(count * 4), value_buffer = ctx().create_buffer(count * 4);
+  Buffer offsets = ctx().create_buffer(2 * 256 + ranges.size() * 4);
+  ctx().upload(key_buffer, keys.data(), count * 4);
+  ctx().upload(value_buffer, values.data(), count * 4);
+  ctx().upload(offsets, begins.data(), begins.size() * 4);
+  ctx().upload(offsets, ends.data(), ends.size() * 4, 256);
+  const SegmentedSortDesc desc{.key_type = KeyType::f32,
+                               .value_type = ValueType::u32,
+                               .order = SortOrder::descending,
+                               .count = count,
+                               .segments = static_cast<std::uint32_t>(ranges.size())};
+  const SortStorageRequirements needs = sorter(ctx()).temporary_requirements(desc);
+  Buffer temporary = ctx().create_buffer(needs.size);
+  ctx().run([&](Recorder& r) {
+    sorter(ctx()).record_segmented_sort(
+        r.commands(), desc,
+        {{key_buffer.handle()}, {value_buffer.handle()}, {offsets.handle()}, {offsets.handle(), 256}, {temporary.handle()}});
+    record_barrier_before_download(r.commands());
+  });
+  std::vector<float> sorted(count);
+  std::vector<std::uint32_t> moved(count);
+  ctx().download(key_buffer, sorted.data(), count * 4);
+  ctx().download(value_buffer, moved.data(), count * 4);
+  expect_keys(keys, sorted, ranges, SortOrder::descending, "recorded pairs' keys");
+  for (std::size_t i = 0; i < count; ++i) {
+    const bool inside = std::any_of(ranges.begin(), ranges.end(), [&](const Range& r) { return i >= r.begin && i < r.end; });
+    if (inside) continue;
+    ASSERT_EQ(moved[i], i) << "a value outside every segment moved";
+    moved[i] = 0xFFFFFFFFu;
+  }
+  expect_indices(keys, moved, ranges, SortOrder::descending, true, 0xFFFFFFFFu);
+
+  const std::uint32_t rows = 5, columns = 77;
+  const SegmentedSortDesc by_rows{.key_type = KeyType::f32,
+                                  .value_type = ValueType::u64,
+                                  .argsort = true,
+                                  .numbering = SegmentIndices::global,
+                                  .count = rows * columns,
+                                  .segments = rows,
+                                  .columns = columns};
+  Buffer indices = ctx().create_buffer(rows * columns * 8);
+  Buffer row_temporary = ctx().create_buffer(sorter(ctx()).temporary_requirements(by_rows).size);
+  ctx().upload(key_buffer, keys.data(), rows * columns * 4);
+  ctx().run([&](Recorder& r) {
+    sorter(ctx()).record_segmented_sort(r.commands(), by_rows,
+                                        {{key_buffer.handle()}, {indices.handle()}, {}, {}, {row_temporary.handle()}});
+    record_barrier_before_download(r.commands());
+  });
+  std::vector<std::uint64_t> got(rows * columns);
+  ctx().download(indices, got.data(), got.size() * 8);
+  const std::vector<float> row_keys(keys.begin(), keys.begin() + rows * columns);
+  expect_indices(row_keys, got, row_ranges(rows, columns), SortOrder::ascending, true, std::uint64_t{0});
+}
+
 class SegmentedErrors : public GpuTest {};
 
 TEST_F(SegmentedErrors, BadSegmentsAreRefusedBeforeAnythingMoves) {
