@@ -64,12 +64,17 @@ TileShape tile_shape(const DeviceInfo& device, KeyType key_type, SegmentedOutput
   return s;
 }
 
-std::uint32_t radix_workgroup(const DeviceInfo& device) {
+// The radix kernel's shared words (radix.comp): the counters or the staged keys' low words, the
+// staged high words and positions, every pass's counts and two digit arrays.
+std::uint64_t radix_shared_bytes(const DeviceInfo& device, std::uint32_t wg, KeyType key_type) {
+  const std::uint64_t tile = std::uint64_t{wg} * kRadixItems, words = key_words(key_type);
+  const std::uint64_t work = std::max<std::uint64_t>(std::uint64_t{radix_max_subgroups(device, wg)} * 256, tile);
+  return (work + tile * words + 4 * words * 256 + 3 * 256) * 4;
+}
+
+std::uint32_t radix_workgroup(const DeviceInfo& device, KeyType key_type) {
   std::uint32_t wg = std::min(kRadixWorkgroup, max_invocations(device));
-  // Each subgroup's 256 digit counters, two digit arrays and up to 8 passes' counts in shared memory.
-  while (wg > device.max_subgroup_size && (radix_max_subgroups(device, wg) + 10) * 256 * 4 > device.shared_memory_bytes) {
-    wg /= 2;
-  }
+  while (wg > device.max_subgroup_size && radix_shared_bytes(device, wg, key_type) > device.shared_memory_bytes) wg /= 2;
   return wg;
 }
 
@@ -105,7 +110,7 @@ const Pipeline& tile_pipeline(detail::ComputeDevice& device, const SegmentedJob&
 const Pipeline& radix_pipeline(detail::ComputeDevice& device, const SegmentedJob& job) {
   const DeviceInfo& info = device.info();
   std::vector<std::uint32_t> c = data_constants(job);
-  c[SEG_SC_WORKGROUP] = radix_workgroup(info);
+  c[SEG_SC_WORKGROUP] = radix_workgroup(info, job.key_type);
   c[SEG_ITEMS] = kRadixItems;
   c[SEG_MAX_SUBGROUPS] = radix_max_subgroups(info, c[SEG_SC_WORKGROUP]);
   c[SEG_BALLOT_WORDS] = info.max_subgroup_size <= 32 ? 1 : 4;

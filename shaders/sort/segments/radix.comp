@@ -43,7 +43,12 @@ const bool PACKED_RANKS = false;
 
 layout(std430, binding = 5) restrict buffer Temporary { uint temp[]; };
 
-shared uint s_work[MAX_SUBGROUPS * RADIX];  // each subgroup's digit counters (radix_rank.glsl)
+// Each subgroup's digit counters while ranking (radix_rank.glsl); then the chunk's keys (their
+// low words), staged in order of their places.
+const uint WORK_WORDS = MAX_SUBGROUPS * RADIX > TILE ? MAX_SUBGROUPS * RADIX : TILE;
+shared uint s_work[WORK_WORDS];
+shared uint s_staged_high[DATA_KEY_WORDS == 2u ? TILE : 1u];  // the staged keys' high words
+shared uint s_staged_position[TILE];                          // the staged keys' positions
 shared uint s_tile_start[RADIX];            // a chunk's digit counts, then their exclusive prefix
 shared uint s_next[RADIX];                  // where each digit's next key goes in the segment
 const uint PASSES = 4u * DATA_KEY_WORDS;
@@ -134,10 +139,11 @@ uvec2 copied_value(uint b, uint q) {
 }
 
 // Scatters the chunk of keys from position c0 of the segment to their places for pass p, stably:
-// to side `to`, or, in the last pass (`last`), as the sort's output.
+// to side `to`, or, in the last pass (`last`), as the sort's output. The ranked keys are staged
+// in shared memory in order of their places first, so that the stores of a digit's run coalesce.
 void scatter_chunk(int side, uint to, uint b, uint n, uint c0, uint p, bool last) {
   for (uint i = gl_LocalInvocationIndex; i < MAX_SUBGROUPS * RADIX; i += WG) s_work[i] = 0u;
-  // Orders the counters' zeroing before the ranking.
+  // Orders the counters' zeroing (and the previous chunk's reads of the staged keys) before the ranking.
   barrier();
   const uint first = c0 + gl_SubgroupID * gl_SubgroupSize * ITEMS + gl_SubgroupInvocationID;
   const uvec4 lanes = subgroupBallot(true);
@@ -160,17 +166,31 @@ void scatter_chunk(int side, uint to, uint b, uint n, uint c0, uint p, bool last
   scan_tile_digits();
   // Orders the scan's results before every invocation reads them.
   barrier();
+  uint staged[ITEMS];  // each key's rank in the chunk: its place among the staged keys
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) staged[k] = s_work[gl_SubgroupID * RADIX + digit[k]] + rank[k];
+  // Orders every read of the counters before the staging overwrites them.
+  barrier();
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
-    const uint i = first + k * gl_SubgroupSize;
-    if (i < n) {
-      const uint d = digit[k];
-      const uint in_chunk = s_work[gl_SubgroupID * RADIX + d] + rank[k];
-      const uint place = s_next[d] + in_chunk - s_tile_start[d];
-      if (last) {
-        store_sorted(b, place, key[k], q[k], copied_value(b, q[k]));
-      } else {
-        store_element(to, b + place, key[k], q[k]);
-      }
+    if (first + k * gl_SubgroupSize < n) {
+      s_work[staged[k]] = key[k].x;
+      if (DATA_KEY_WORDS == 2u) s_staged_high[staged[k]] = key[k].y;
+      s_staged_position[staged[k]] = q[k];
+    }
+  }
+  // Orders the staging before the reads in place order, which take other invocations' keys.
+  barrier();
+  // Keys with stand-ins past n rank last (digit RADIX - 1, in position order): the chunk's keys
+  // hold places [0, valid). Consecutive invocations store consecutive places, which are
+  // consecutive addresses within each digit's run.
+  const uint valid = min(TILE, n - c0);
+  for (uint at = gl_LocalInvocationIndex; at < valid; at += WG) {
+    const uvec2 k = uvec2(s_work[at], DATA_KEY_WORDS == 2u ? s_staged_high[at] : 0u);
+    const uint q = s_staged_position[at], d = digit_of(k, p);
+    const uint place = s_next[d] + at - s_tile_start[d];
+    if (last) {
+      store_sorted(b, place, k, q, copied_value(b, q));
+    } else {
+      store_element(to, b + place, k, q);
     }
   }
   // Orders every read of s_next and s_tile_start above before the advance below.
