@@ -26,8 +26,8 @@ constexpr std::uint32_t kLargestTileBits = 12;
 // each to compile there, for no gain in speed.
 constexpr std::uint32_t kLargestSoftwareTileBits = 8;
 constexpr std::uint32_t kBinWorkgroup = 64;
-// The radix kernel's workgroup and keys per invocation: a chunk of 2,048 keys on GPUs.
-constexpr std::uint32_t kRadixWorkgroup = 256;
+// The radix kernel's workgroup and keys per invocation: chunks of 4,096 keys on GPUs (docs/perf-notes.md#segmented-sorts).
+constexpr std::uint32_t kRadixWorkgroup = 512;
 constexpr std::uint32_t kRadixItems = 8;
 
 struct Push {
