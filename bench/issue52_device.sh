@@ -7,7 +7,8 @@
 #   bench/issue52_device.sh PACK OUT
 #     PACK  a folder with vkc-bench, lib/ (libraries the GPU machine may lack), peers/vkc-peer-cub-sort
 #           and peers/torch_sort.py (bench/issue52_device.sh pack BUILD PEER_BUILD PACK makes it)
-#     OUT   the folder for ours-*.csv, cub-*.jsonl, torch-rows.txt and env.txt
+#     OUT   the folder for ours-*.csv (ours-pairs-*: rows with their indices as values, what
+#           torch.sort also gives), cub-*.jsonl, torch-rows.txt and env.txt
 # Environment: ISSUE52_BUDGET_S (default 480: no case starts after it), ISSUE52_RUNS (default 20).
 #
 # One device call (PACK and the Vulkan loader's .debs, .gl, named in `carry`):
@@ -63,6 +64,13 @@ case_ large-26 i32 uniform:65536 67108864
 case_ rows256 f32 rows:256 16777216
 case_ rows16k f32 rows:16384 67108864
 case_ rows1m f32 rows:1048576 16777216
+# torch.sort returns each key's index too: our sort of the keys with their indices as values.
+for rows in rows256:256:16777216 rows16k:16384:67108864 rows1m:1048576:16777216; do
+  IFS=: read -r name columns n <<< "$rows"
+  in_budget "pairs $name" || break
+  "$BENCH" segments --type f32 --output pairs --shapes "rows:$columns" --n "$n" --runs "$RUNS" \
+    --csv "$OUT/ours-pairs-$name.csv" > "$OUT/ours-pairs-$name.txt" 2>&1 || echo "ours pairs $name failed" >&2
+done
 if in_budget torch; then
   python3 "$PACK/peers/torch_sort.py" --rows 65536x256,4096x16384,16x1048576 --key f32 --runs 30 > "$OUT/torch-rows.txt" 2>&1 ||
     echo "torch rows failed" >&2

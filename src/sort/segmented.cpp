@@ -66,15 +66,16 @@ TileShape tile_shape(const DeviceInfo& device, KeyType key_type, SegmentedOutput
 
 // The radix kernel's shared words (radix.comp): the counters or the staged keys' low words, the
 // staged high words and positions, every pass's counts and two digit arrays.
-std::uint64_t radix_shared_bytes(const DeviceInfo& device, std::uint32_t wg, KeyType key_type) {
-  const std::uint64_t tile = std::uint64_t{wg} * kRadixItems, words = key_words(key_type);
+std::uint64_t radix_shared_bytes(const DeviceInfo& device, std::uint32_t wg, const SegmentedJob& job) {
+  const std::uint64_t tile = std::uint64_t{wg} * kRadixItems, words = key_words(job.key_type);
+  const std::uint64_t staged = words - 1 + (carries_index(job.output) ? 1 : 0);
   const std::uint64_t work = std::max<std::uint64_t>(std::uint64_t{radix_max_subgroups(device, wg)} * 256, tile);
-  return (work + tile * words + 4 * words * 256 + 3 * 256) * 4;
+  return (work + tile * staged + 4 * words * 256 + 3 * 256) * 4;
 }
 
-std::uint32_t radix_workgroup(const DeviceInfo& device, KeyType key_type) {
+std::uint32_t radix_workgroup(const DeviceInfo& device, const SegmentedJob& job) {
   std::uint32_t wg = std::min(kRadixWorkgroup, max_invocations(device));
-  while (wg > device.max_subgroup_size && radix_shared_bytes(device, wg, key_type) > device.shared_memory_bytes) wg /= 2;
+  while (wg > device.max_subgroup_size && radix_shared_bytes(device, wg, job) > device.shared_memory_bytes) wg /= 2;
   return wg;
 }
 
@@ -110,7 +111,7 @@ const Pipeline& tile_pipeline(detail::ComputeDevice& device, const SegmentedJob&
 const Pipeline& radix_pipeline(detail::ComputeDevice& device, const SegmentedJob& job) {
   const DeviceInfo& info = device.info();
   std::vector<std::uint32_t> c = data_constants(job);
-  c[SEG_SC_WORKGROUP] = radix_workgroup(info, job.key_type);
+  c[SEG_SC_WORKGROUP] = radix_workgroup(info, job);
   c[SEG_ITEMS] = kRadixItems;
   c[SEG_MAX_SUBGROUPS] = radix_max_subgroups(info, c[SEG_SC_WORKGROUP]);
   c[SEG_BALLOT_WORDS] = info.max_subgroup_size <= 32 ? 1 : 4;
@@ -127,7 +128,7 @@ std::uint64_t plan_bytes(const SegmentedJob& job) {
 
 // The radix kernel's arrays: two sides of key words and positions, and a copy of the values.
 std::uint64_t radix_bytes(const SegmentedJob& job) {
-  const std::uint64_t side = key_words(job.key_type) + 1;
+  const std::uint64_t side = key_words(job.key_type) + (carries_index(job.output) ? 1 : 0);
   const std::uint64_t copy = job.output == SegmentedOutput::pairs ? value_words(job.value_type) : 0;
   return (2 * side + copy) * job.count * 4;
 }

@@ -7,7 +7,7 @@
 // holds every key of the segment are skipped.
 //
 // Bindings 0-4: common/segments.glsl's; 5: the temporary, in 32-bit words: two sides, each
-// (DATA_KEY_WORDS + 1) arrays of pc.elements words (key words, then positions), then, for pairs,
+// SIDE_WORDS arrays of pc.elements words (key words, then positions), then, for pairs,
 // a copy of the values (DATA_VALUE_WORDS words per element). A segment uses the range of its
 // own elements in each array.
 #version 450
@@ -48,7 +48,7 @@ layout(std430, binding = 5) restrict buffer Temporary { uint temp[]; };
 const uint WORK_WORDS = MAX_SUBGROUPS * RADIX > TILE ? MAX_SUBGROUPS * RADIX : TILE;
 shared uint s_work[WORK_WORDS];
 shared uint s_staged_high[DATA_KEY_WORDS == 2u ? TILE : 1u];  // the staged keys' high words
-shared uint s_staged_position[TILE];                          // the staged keys' positions
+shared uint s_staged_position[CARRIES_INDEX ? TILE : 1u];    // the staged keys' positions
 shared uint s_tile_start[RADIX];            // a chunk's digit counts, then their exclusive prefix
 shared uint s_next[RADIX];                  // where each digit's next key goes in the segment
 const uint PASSES = 4u * DATA_KEY_WORDS;
@@ -57,7 +57,8 @@ shared uint s_skipped;                      // bit p: one digit holds every key 
 
 #include "radix_rank.glsl"
 
-const uint SIDE_WORDS = DATA_KEY_WORDS + 1u;
+// Keys alone carry no position: equal keys cannot be told apart, and nothing is gathered by it.
+const uint SIDE_WORDS = DATA_KEY_WORDS + (CARRIES_INDEX ? 1u : 0u);
 
 // Temporary word `word` (key words, then the position) of element i on side `side`.
 uint temp_index(uint side, uint word, uint i) { return (side * SIDE_WORDS + word) * pc.elements + i; }
@@ -83,13 +84,13 @@ void load_element(int side, uint b, uint i, out uvec2 key, out uint q) {
   }
   key = uvec2(temp[temp_index(uint(side), 0u, i)], 0u);
   if (DATA_KEY_WORDS == 2u) key.y = temp[temp_index(uint(side), 1u, i)];
-  q = temp[temp_index(uint(side), DATA_KEY_WORDS, i)];
+  q = CARRIES_INDEX ? temp[temp_index(uint(side), DATA_KEY_WORDS, i)] : 0u;
 }
 
 void store_element(uint side, uint i, uvec2 key, uint q) {
   temp[temp_index(side, 0u, i)] = key.x;
   if (DATA_KEY_WORDS == 2u) temp[temp_index(side, 1u, i)] = key.y;
-  temp[temp_index(side, DATA_KEY_WORDS, i)] = q;
+  if (CARRIES_INDEX) temp[temp_index(side, DATA_KEY_WORDS, i)] = q;
 }
 
 // Counts the digits of every pass in one read of the segment [b, b + n) (s_counts) and returns
@@ -174,7 +175,7 @@ void scatter_chunk(int side, uint to, uint b, uint n, uint c0, uint p, bool last
     if (first + k * gl_SubgroupSize < n) {
       s_work[staged[k]] = key[k].x;
       if (DATA_KEY_WORDS == 2u) s_staged_high[staged[k]] = key[k].y;
-      s_staged_position[staged[k]] = q[k];
+      if (CARRIES_INDEX) s_staged_position[staged[k]] = q[k];
     }
   }
   // Orders the staging before the reads in place order, which take other invocations' keys.
@@ -185,7 +186,7 @@ void scatter_chunk(int side, uint to, uint b, uint n, uint c0, uint p, bool last
   const uint valid = min(TILE, n - c0);
   for (uint at = gl_LocalInvocationIndex; at < valid; at += WG) {
     const uvec2 k = uvec2(s_work[at], DATA_KEY_WORDS == 2u ? s_staged_high[at] : 0u);
-    const uint q = s_staged_position[at], d = digit_of(k, p);
+    const uint q = CARRIES_INDEX ? s_staged_position[at] : 0u, d = digit_of(k, p);
     const uint place = s_next[d] + at - s_tile_start[d];
     if (last) {
       store_sorted(b, place, k, q, copied_value(b, q));
