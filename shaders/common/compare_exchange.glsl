@@ -4,6 +4,7 @@
 #define VKC_COMPARE_EXCHANGE_GLSL
 
 // k0 is the low word of the ordered key, k1 the high word (0 for one-word keys); v0, v1 the value.
+// A three-word comparison (key_words 3) orders by k1, k0, then v0: a 64-bit key and a tie-break.
 struct Elem {
   uint k0;
   uint k1;
@@ -14,6 +15,7 @@ struct Elem {
 // Whether a sorts after b. key_words is a specialization constant: the unused branch folds away.
 bool elem_after(Elem a, Elem b, uint key_words) {
   if (key_words == 1u) return a.k0 > b.k0;
+  if (key_words == 3u && a.k1 == b.k1 && a.k0 == b.k0) return a.v0 > b.v0;
   return a.k1 > b.k1 || (a.k1 == b.k1 && a.k0 > b.k0);
 }
 

@@ -1,0 +1,277 @@
+// Segmented sorts (sort_segments, sort_segments_pairs, argsort_segments) against std::stable_sort
+// of each segment: every key type in both orders, keys, pairs and argsort (local and global
+// indices), segments of every size class of the tile kernel, longer ones (one workgroup each)
+// and ones past kGiantSegment (whole-array sorts), gaps, empty segments, rows, and bad offsets.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "sort/reference.hpp"
+#include "sort/segmented.hpp"
+#include "support/gpu_test.hpp"
+#include "vkc/sort.hpp"
+
+namespace vkc::test {
+namespace {
+
+struct Range {
+  std::uint64_t begin, end;
+};
+
+// The expected permutation: each segment's positions (local) in stable sorted order.
+template <class T>
+std::vector<std::uint64_t> expected_local_order(const std::vector<T>& keys, const Range& r, SortOrder order) {
+  std::vector<std::uint64_t> local(r.end - r.begin);
+  std::iota(local.begin(), local.end(), 0);
+  std::stable_sort(local.begin(), local.end(), [&](std::uint64_t a, std::uint64_t b) {
+    return contract_less(keys[r.begin + a], keys[r.begin + b], order);
+  });
+  return local;
+}
+
+template <class T>
+void expect_keys(const std::vector<T>& input, const std::vector<T>& got, const std::vector<Range>& segments,
+                 SortOrder order, const char* what) {
+  std::vector<T> expected = input;
+  for (const Range& r : segments) {
+    const auto local = expected_local_order(input, r, order);
+    for (std::size_t i = 0; i < local.size(); ++i) expected[r.begin + i] = as_returned(input[r.begin + local[i]]);
+  }
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const bool inside = std::any_of(segments.begin(), segments.end(), [&](const Range& r) { return i >= r.begin && i < r.end; });
+    const bool same = inside ? same_key(got[i], expected[i]) : std::memcmp(&got[i], &input[i], sizeof(T)) == 0;
+    ASSERT_TRUE(same) << what << ": position " << i << (inside ? " (in a segment)" : " (outside every segment)");
+  }
+}
+
+template <class I, class T>
+void expect_indices(const std::vector<T>& input, const std::vector<I>& got, const std::vector<Range>& segments,
+                    SortOrder order, bool global, I untouched) {
+  std::vector<I> expected(got.size(), untouched);
+  for (const Range& r : segments) {
+    const auto local = expected_local_order(input, r, order);
+    for (std::size_t i = 0; i < local.size(); ++i) expected[r.begin + i] = static_cast<I>(local[i] + (global ? r.begin : 0));
+  }
+  const auto differs = std::mismatch(got.begin(), got.end(), expected.begin());
+  ASSERT_EQ(differs.first, got.end()) << (global ? "global" : "local") << " indices differ at "
+                                      << differs.first - got.begin() << ": got " << *differs.first << ", expected "
+                                      << *differs.second;
+}
+
+Segments segments_of(const std::vector<Range>& ranges, std::vector<std::uint64_t>& begins, std::vector<std::uint64_t>& ends) {
+  begins.clear();
+  ends.clear();
+  for (const Range& r : ranges) {
+    begins.push_back(r.begin);
+    ends.push_back(r.end);
+  }
+  return Segments::ranges(begins, ends);
+}
+
+std::uint64_t tile_of(Context& ctx, KeyType type) {
+  return sorting::segmented_tile_elements(ctx.info(), type, sorting::SegmentedOutput::pairs);
+}
+
+template <class T>
+void sorts_keys(Context& ctx, const std::vector<T>& keys, const std::vector<Range>& ranges, const Segments& segments) {
+  for (SortOrder order : {SortOrder::ascending, SortOrder::descending}) {
+    SCOPED_TRACE(order == SortOrder::ascending ? "ascending" : "descending");
+    std::vector<T> sorted = keys;
+    sort_segments(ctx, key_type_of<T>(), sorted.data(), sorted.size(), segments, {.order = order});
+    expect_keys(keys, sorted, ranges, order, "keys");
+  }
+}
+
+// Pairs with 64-bit values: the keys, and each value with its key (the values are positions
+// plus 2^40, so that the permutation can be read back from them).
+template <class T>
+void sorts_pairs(Context& ctx, const std::vector<T>& keys, const std::vector<Range>& ranges, const Segments& segments,
+                 SortOrder order) {
+  std::vector<T> paired = keys;
+  constexpr std::uint64_t offset = std::uint64_t{1} << 40;
+  std::vector<std::uint64_t> values(keys.size());
+  std::iota(values.begin(), values.end(), offset);
+  sort_segments_pairs(ctx, key_type_of<T>(), paired.data(), ValueType::u64, values.data(), paired.size(), segments,
+                      {.order = order});
+  expect_keys(keys, paired, ranges, order, "pairs' keys");
+  std::vector<std::uint64_t> positions(values.size(), ~std::uint64_t{0});
+  for (const Range& r : ranges) {
+    for (std::uint64_t i = r.begin; i < r.end; ++i) positions[i] = values[i] - offset;
+  }
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (positions[i] == ~std::uint64_t{0}) ASSERT_EQ(values[i], offset + i) << "a value outside every segment moved";
+  }
+  expect_indices(keys, positions, ranges, order, true, ~std::uint64_t{0});
+}
+
+template <class T>
+void sorts_indices(Context& ctx, const std::vector<T>& keys, const std::vector<Range>& ranges, const Segments& segments,
+                   SortOrder order) {
+  std::vector<std::uint32_t> local(keys.size(), 0xDEADBEEF);
+  argsort_segments(ctx, key_type_of<T>(), keys.data(), keys.size(), segments, ValueType::u32, local.data(),
+                   SegmentIndices::local, {.order = order});
+  expect_indices(keys, local, ranges, order, false, 0xDEADBEEFu);
+  std::vector<std::uint64_t> global(keys.size(), 7);
+  argsort_segments(ctx, key_type_of<T>(), keys.data(), keys.size(), segments, ValueType::u64, global.data(),
+                   SegmentIndices::global, {.order = order});
+  expect_indices(keys, global, ranges, order, true, std::uint64_t{7});
+}
+
+// Segments of every tile class, one just past the tile, gaps, empty ones, listed out of order.
+std::vector<Range> mixed_ranges(std::uint64_t tile, std::mt19937_64& rng) {
+  std::vector<std::uint64_t> lengths{0, 1, 2, 3, 5, 8, 9, 16, 17, 31, 32, 33, 100, tile / 2 + 1, tile - 1, tile, tile + 1,
+                                     3 * tile + 7, 0, 1, 64};
+  std::vector<Range> ranges;
+  std::uint64_t at = 3;
+  for (std::uint64_t length : lengths) {
+    ranges.push_back({at, at + length});
+    at += length + rng() % 3;  // gaps of 0 to 2
+  }
+  std::shuffle(ranges.begin(), ranges.end(), rng);
+  return ranges;
+}
+
+template <class T>
+std::vector<Range> ranges_with_keys(Context& ctx, std::mt19937_64& rng, std::uint64_t& count) {
+  const std::vector<Range> ranges = mixed_ranges(tile_of(ctx, key_type_of<T>()), rng);
+  count = 0;
+  for (const Range& r : ranges) count = std::max(count, r.end + 5);
+  return ranges;
+}
+
+template <class T>
+class SegmentedSort : public GpuTest {};
+
+using KeyTypes = ::testing::Types<std::uint32_t, std::int32_t, float, std::uint64_t, std::int64_t, double,
+                                  std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, Float16, BFloat16>;
+TYPED_TEST_SUITE(SegmentedSort, KeyTypes);
+
+TYPED_TEST(SegmentedSort, KeysOfMixedSegmentsWithGaps) {
+  auto rng = rng_for_current_test();
+  std::uint64_t count = 0;
+  const std::vector<Range> ranges = ranges_with_keys<TypeParam>(this->ctx(), rng, count);
+  std::vector<std::uint64_t> begins, ends;
+  const Segments segments = segments_of(ranges, begins, ends);
+  for (Dist dist : {Dist::special, Dist::few}) {
+    SCOPED_TRACE(dist_name(dist));
+    sorts_keys(this->ctx(), make_keys<TypeParam>(count, dist, rng), ranges, segments);
+  }
+}
+
+// Pairs and argsort take the kernels' other outputs: for the two key widths and a float, and an
+// 8- and a 16-bit type (their images take the 32-bit kernels).
+template <class T>
+class SegmentedForms : public GpuTest {};
+using FormKeyTypes = ::testing::Types<std::uint32_t, float, std::int64_t, double, std::int8_t, Float16>;
+TYPED_TEST_SUITE(SegmentedForms, FormKeyTypes);
+
+TYPED_TEST(SegmentedForms, PairsAndIndicesOfMixedSegments) {
+  auto rng = rng_for_current_test();
+  std::uint64_t count = 0;
+  const std::vector<Range> ranges = ranges_with_keys<TypeParam>(this->ctx(), rng, count);
+  std::vector<std::uint64_t> begins, ends;
+  const Segments segments = segments_of(ranges, begins, ends);
+  const std::vector<TypeParam> keys = make_keys<TypeParam>(count, Dist::few, rng);
+  sorts_pairs(this->ctx(), keys, ranges, segments, SortOrder::descending);
+  sorts_indices(this->ctx(), keys, ranges, segments, SortOrder::ascending);
+}
+
+class SegmentedRows : public GpuTest {};
+
+std::vector<Range> row_ranges(std::uint64_t rows, std::uint64_t columns) {
+  std::vector<Range> ranges;
+  for (std::uint64_t r = 0; r < rows; ++r) ranges.push_back({r * columns, (r + 1) * columns});
+  return ranges;
+}
+
+TEST_F(SegmentedRows, EveryRowLengthAroundTheTile) {
+  auto rng = rng_for_current_test();
+  const std::uint64_t tile = tile_of(ctx(), KeyType::f32);
+  for (std::uint64_t columns : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{31}, std::uint64_t{32},
+                                std::uint64_t{33}, tile - 1, tile, tile + 1, 5 * tile + 3}) {
+    SCOPED_TRACE("columns " + std::to_string(columns));
+    const std::uint64_t rows = std::max<std::uint64_t>(3, 3000 / columns);
+    const std::vector<float> keys = make_keys<float>(rows * columns, Dist::special, rng);
+    sorts_keys(ctx(), keys, row_ranges(rows, columns), Segments::rows(rows, columns));
+    sorts_indices(ctx(), keys, row_ranges(rows, columns), Segments::rows(rows, columns), SortOrder::descending);
+  }
+}
+
+// Rows longer than kGiantSegment on a CPU device (2^16): each sorted as a whole array.
+TEST_F(SegmentedRows, RowsOfAHundredThousand) {
+  auto rng = rng_for_current_test();
+  const std::vector<std::int32_t> keys = make_keys<std::int32_t>(300000, Dist::uniform, rng);
+  sorts_pairs(ctx(), keys, row_ranges(3, 100000), Segments::rows(3, 100000), SortOrder::ascending);
+  sorts_indices(ctx(), keys, row_ranges(3, 100000), Segments::rows(3, 100000), SortOrder::descending);
+}
+
+class SegmentedShapes : public GpuTest {};
+
+// Power-law lengths (a few long segments among many short ones, some past the tile and one past
+// kGiantSegment), given as consecutive offsets.
+TEST_F(SegmentedShapes, PowerLawLengths) {
+  auto rng = rng_for_current_test();
+  std::vector<std::uint64_t> offsets{0};
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int i = 0; i < 400; ++i) offsets.push_back(offsets.back() + static_cast<std::uint64_t>(std::pow(unit(rng), -1.6)));
+  offsets.push_back(offsets.back() + 70000);
+  std::vector<Range> ranges;
+  for (std::size_t i = 0; i + 1 < offsets.size(); ++i) ranges.push_back({offsets[i], offsets[i + 1]});
+  const std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(offsets.back(), Dist::uniform, rng);
+  sorts_keys(ctx(), keys, ranges, Segments::offsets(offsets));
+  sorts_indices(ctx(), keys, ranges, Segments::offsets(offsets), SortOrder::ascending);
+}
+
+TEST_F(SegmentedShapes, OneSegmentOfTheWholeArrayAndNone) {
+  auto rng = rng_for_current_test();
+  const std::vector<double> keys = make_keys<double>(5000, Dist::special, rng);
+  sorts_keys(ctx(), keys, {{0, 5000}}, Segments::rows(1, 5000));
+  sorts_keys(ctx(), keys, {}, Segments::offsets({}));
+  sorts_keys(ctx(), keys, {}, Segments::rows(0, 7));
+}
+
+// More elements than one batch takes (lavapipe's 128 MiB storage range holds 4 Mi elements of the
+// radix kernel's temporary for 64-bit keys with 64-bit values): several batches.
+TEST_F(SegmentedShapes, SegmentsPastTheStorageRange) {
+  auto rng = rng_for_current_test();
+  const std::uint64_t count = std::uint64_t{9} << 20;
+  std::vector<std::uint64_t> offsets{0};
+  while (offsets.back() < count) offsets.push_back(std::min(count, offsets.back() + 1 + rng() % 20000));
+  std::vector<Range> ranges;
+  for (std::size_t i = 0; i + 1 < offsets.size(); ++i) ranges.push_back({offsets[i], offsets[i + 1]});
+  const std::vector<std::uint64_t> keys = make_keys<std::uint64_t>(count, Dist::uniform, rng);
+  sorts_pairs(ctx(), keys, ranges, Segments::offsets(offsets), SortOrder::ascending);
+}
+
+class SegmentedErrors : public GpuTest {};
+
+TEST_F(SegmentedErrors, BadSegmentsAreRefusedBeforeAnythingMoves) {
+  std::vector<std::uint32_t> keys{5, 4, 3, 2, 1, 0};
+  const std::vector<std::uint32_t> input = keys;
+  const auto refuses = [&](std::vector<std::uint64_t> begins, std::vector<std::uint64_t> ends, const char* message) {
+    try {
+      sort_segments(ctx(), KeyType::u32, keys.data(), keys.size(), Segments::ranges(begins, ends));
+      ADD_FAILURE() << "accepted: " << message;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(keys, input);
+  };
+  refuses({0, 4}, {2, 7}, "passes the 6 elements");
+  refuses({3}, {2}, "ends before it begins");
+  refuses({0, 2}, {3, 5}, "overlaps");
+  refuses({2, 0}, {5, 3}, "overlaps");
+  refuses({0}, {1, 2}, "1 begins but 2 ends");
+  EXPECT_THROW(sort_segments(ctx(), KeyType::u32, keys.data(), keys.size(), Segments::rows(2, 3),
+                             {.algorithm = SortAlgorithm::bitonic}),
+               Error);
+  EXPECT_THROW(sort_segments(ctx(), KeyType::u32, keys.data(), keys.size(), Segments::rows(2, 4)), Error);
+}
+
+}  // namespace
+}  // namespace vkc::test
