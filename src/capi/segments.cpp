@@ -20,8 +20,9 @@ SegmentIndices numbering_of(vkc_segment_indices numbering) {
   return static_cast<SegmentIndices>(static_cast<int>(numbering));
 }
 
-// The segmented sorts pick their kernels themselves and sort by the whole key.
-void require_segmentable(KeyType type, const SortOptions& options) {
+// The segmented sorts pick their kernels themselves and sort by the whole key, which they take
+// as the default range alone: a range of every bit, however it was set, becomes that.
+SortOptions segmentable(KeyType type, SortOptions options) {
   const SortAlgorithm a = options.algorithm;
   if (a != SortAlgorithm::automatic && a != SortAlgorithm::radix) {
     invalid("segmented sorts choose their own kernels: the algorithm must be auto or radix, not " +
@@ -30,6 +31,8 @@ void require_segmentable(KeyType type, const SortOptions& options) {
   if (options.begin_bit != 0 || options.end_bit < key_bits(type)) {
     invalid("segmented sorts take no bit range yet: set every bit of the key (0 to its width)");
   }
+  options.end_bit = UINT32_MAX;
+  return options;
 }
 
 std::string segment_text(std::uint64_t i, std::uint64_t begin, std::uint64_t end) {
@@ -106,8 +109,7 @@ vkc_status rows_call(const char* function, vkc_context* context, vkc_key_type ty
   std::uint64_t count = 0;
   if (const vkc_status status = guarded(function, [&] { count = element_count(rows, columns); })) return status;
   return sort_call(function, context, type, count, options, [&](KeyType key, const SortOptions& o, auto locked) {
-    require_segmentable(key, o);
-    body(key, o, count, locked);
+    body(key, segmentable(key, o), count, locked);
   });
 }
 
@@ -125,8 +127,8 @@ vkc_status vkc_sort_segments(vkc_context* context, vkc_key_type key_type, void* 
                              const uint64_t* begins, const uint64_t* ends, uint64_t segment_count,
                              const vkc_sort_options* options) {
   return sort_call("vkc_sort_segments", context, key_type, count, options,
-                   [&](KeyType key, const SortOptions& o, auto locked) {
-                     require_segmentable(key, o);
+                   [&](KeyType key, const SortOptions& given, auto locked) {
+                     const SortOptions o = segmentable(key, given);
                      require_array(keys, count, "keys");
                      require_segments(begins, ends, segment_count, count);
                      const Segments segments = Segments::ranges({begins, segment_count}, {ends, segment_count});
@@ -138,8 +140,8 @@ vkc_status vkc_sort_segments_pairs(vkc_context* context, vkc_key_type key_type, 
                                    void* values, uint64_t count, const uint64_t* begins, const uint64_t* ends,
                                    uint64_t segment_count, const vkc_sort_options* options) {
   return sort_call(
-      "vkc_sort_segments_pairs", context, key_type, count, options, [&](KeyType key, const SortOptions& o, auto locked) {
-        require_segmentable(key, o);
+      "vkc_sort_segments_pairs", context, key_type, count, options, [&](KeyType key, const SortOptions& given, auto locked) {
+        const SortOptions o = segmentable(key, given);
         const vkc::ValueType value = vkc::capi::value_type(value_type);
         require_array(keys, count, "keys");
         require_array(values, count, "values");
@@ -154,8 +156,8 @@ vkc_status vkc_argsort_segments(vkc_context* context, vkc_key_type key_type, con
                                 vkc_value_type index_type, void* indices, vkc_segment_indices numbering,
                                 const vkc_sort_options* options) {
   return sort_call(
-      "vkc_argsort_segments", context, key_type, count, options, [&](KeyType key, const SortOptions& o, auto locked) {
-        require_segmentable(key, o);
+      "vkc_argsort_segments", context, key_type, count, options, [&](KeyType key, const SortOptions& given, auto locked) {
+        const SortOptions o = segmentable(key, given);
         const vkc::ValueType index = index_type_of(index_type);
         const vkc::SegmentIndices numbers = numbering_of(numbering);
         require_array(keys, count, "keys");

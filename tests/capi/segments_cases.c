@@ -356,6 +356,10 @@ static void check_bad_segment_options(vkc_context* context, uint32_t* keys) {
   CHECK_FAILS(vkc_argsort_rows(context, VKC_KEY_U32, keys, 2, 4, VKC_VALUE_U32, indices, ranged),
               VKC_ERROR_INVALID_ARGUMENT, "vkc_argsort_rows");
   CHECK(strstr(vkc_last_error(), "no bit range") != NULL);
+  uint32_t rows[4] = {2, 1, 4, 3}; /* the whole key, however it is set, is no range */
+  CHECK_OK(vkc_sort_options_set_bits(ranged, 0, 32));
+  CHECK_OK(vkc_sort_rows(context, VKC_KEY_U32, rows, 2, 2, ranged));
+  CHECK(rows[0] == 1 && rows[1] == 2 && rows[2] == 3 && rows[3] == 4);
   vkc_sort_options_destroy(ranged);
   CHECK_FAILS(vkc_argsort_segments(context, VKC_KEY_U32, keys, 8, begins, ends, 1, (vkc_value_type)0, indices,
                                    VKC_SEGMENT_INDICES_LOCAL, NULL),
