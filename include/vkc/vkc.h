@@ -257,6 +257,58 @@ VKC_API vkc_status vkc_argsort(vkc_context* context, vkc_key_type type, const vo
 VKC_API vkc_status vkc_argsort64(vkc_context* context, vkc_key_type type, const void* keys, uint64_t count,
                                  uint64_t* indices, const vkc_sort_options* options);
 
+/* ---------------------------------------------------------------------------------------------
+ * Segmented sorts: independent pieces of one host array, each sorted on its own (every row of a
+ * matrix, as NumPy sorts along its last axis; or CUB's DeviceSegmentedSort's segments).
+ *
+ * Segment i is the keys [begins[i], ends[i]) of the array's `count`; consecutive segments given as
+ * S + 1 offsets are begins = offsets and ends = offsets + 1 (one array, S of each). Segments may
+ * be empty and need not cover the array: elements outside every segment are neither read for
+ * ordering nor written. An end before its begin, an end past `count`, or two segments that
+ * share an element is VKC_ERROR_INVALID_ARGUMENT, before anything is sorted (empty segments
+ * share none). The order contract holds within each segment, and segmented sorts are stable in
+ * both orders. The algorithm option must be auto or radix (the library picks its kernels by
+ * segment length), and the bit range every bit of the key (ranges are not taken yet):
+ * VKC_ERROR_INVALID_ARGUMENT otherwise. The `_rows` forms sort `rows` rows of `columns` keys
+ * each, row-major (rows * columns keys): segment r is [r * columns, (r + 1) * columns). */
+
+/* Which numbers a segmented argsort writes: positions within each segment (0 for its first key:
+ * NumPy's argsort along an axis), or positions in the whole array. */
+typedef enum vkc_segment_indices { VKC_SEGMENT_INDICES_LOCAL = 0, VKC_SEGMENT_INDICES_GLOBAL = 1 } vkc_segment_indices;
+
+/* Sorts each segment of `keys` (count keys) in place. */
+VKC_API vkc_status vkc_sort_segments(vkc_context* context, vkc_key_type key_type, void* keys, uint64_t count,
+                                     const uint64_t* begins, const uint64_t* ends, uint64_t segment_count,
+                                     const vkc_sort_options* options);
+/* Sorts each segment's keys in place and reorders its values (count values of `value_type`) with
+ * them. */
+VKC_API vkc_status vkc_sort_segments_pairs(vkc_context* context, vkc_key_type key_type, void* keys,
+                                           vkc_value_type value_type, void* values, uint64_t count,
+                                           const uint64_t* begins, const uint64_t* ends, uint64_t segment_count,
+                                           const vkc_sort_options* options);
+/* The stable permutation of each segment: for segment [b, e), indices[b .. e) are its keys'
+ * positions in sorted order, numbered as `numbering` says (local: 0 .. e - b; global: b .. e).
+ * `indices` holds `count` indices of `index_type` (VKC_VALUE_U32: uint32_t, VKC_VALUE_U64:
+ * uint64_t); those at positions outside every segment are not written. uint32 indices need
+ * count <= 2^32 - 1 when global, every segment that long at most when local (else
+ * VKC_ERROR_UNSUPPORTED). */
+VKC_API vkc_status vkc_argsort_segments(vkc_context* context, vkc_key_type key_type, const void* keys,
+                                        uint64_t count, const uint64_t* begins, const uint64_t* ends,
+                                        uint64_t segment_count, vkc_value_type index_type, void* indices,
+                                        vkc_segment_indices numbering, const vkc_sort_options* options);
+/* Sorts each of `rows` rows of `columns` keys in place (np.sort(keys, axis=-1)). */
+VKC_API vkc_status vkc_sort_rows(vkc_context* context, vkc_key_type key_type, void* keys, uint64_t rows,
+                                 uint64_t columns, const vkc_sort_options* options);
+/* vkc_sort_rows, reordering `values` (rows * columns of `value_type`) with the keys. */
+VKC_API vkc_status vkc_sort_rows_pairs(vkc_context* context, vkc_key_type key_type, void* keys,
+                                       vkc_value_type value_type, void* values, uint64_t rows, uint64_t columns,
+                                       const vkc_sort_options* options);
+/* The stable permutation of each row, as positions within the row (np.argsort(keys, axis=-1,
+ * kind="stable")): rows * columns indices of `index_type` (uint32 ones need columns <= 2^32 - 1). */
+VKC_API vkc_status vkc_argsort_rows(vkc_context* context, vkc_key_type key_type, const void* keys, uint64_t rows,
+                                    uint64_t columns, vkc_value_type index_type, void* indices,
+                                    const vkc_sort_options* options);
+
 /* Arrays that are not in memory (files, sockets, generators), in pieces: a read callback fills
  * `dst` with the array's bytes [offset, offset + bytes), a write callback takes them from `src`.
  * They are called from several threads at once, for disjoint ranges in no particular order, and

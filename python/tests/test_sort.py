@@ -76,16 +76,6 @@ def test_arrays_whose_other_axes_have_length_1_sort_along_the_axis(shape, axis, 
     np.testing.assert_array_equal(result, np.sort(a, axis=axis))
 
 
-def test_two_dimensional_arrays_along_an_axis_raise_not_implemented_naming_axis_none(rng):
-    a = rng.random((4, 5))
-    with pytest.raises(NotImplementedError, match="axis=None"):
-        vkcompute.sort(a, axis=-1)
-    with pytest.raises(NotImplementedError, match="axis=None"):
-        vkcompute.sort(a, axis=0)
-    with pytest.raises(NotImplementedError):
-        vkcompute.argsort(a)
-
-
 @pytest.mark.parametrize("shape,axis", [((5,), 1), ((5,), -2), ((2, 3), 2), ((), 0), ((), -1)])
 def test_bad_axis_raises_numpys_axis_error(shape, axis):
     a = np.zeros(shape, np.float32)

@@ -19,6 +19,7 @@ the system's library search path.
 
 from ._capi import ABI_VERSION, Error, Status, library_path, version
 from ._context import Context, DeviceInfo, choose_device, default_context, devices
+from ._segments import segmented_argsort, segmented_sort
 from ._sort import argsort, sort, sort_pairs
 from . import nbody
 
@@ -28,6 +29,8 @@ __all__ = [
     "sort",
     "argsort",
     "sort_pairs",
+    "segmented_sort",
+    "segmented_argsort",
     "Context",
     "DeviceInfo",
     "devices",

@@ -22,7 +22,7 @@ the system's library search path.
 import dataclasses
 import os
 import enum
-from typing import Any, Callable, List, Optional, Tuple, Union
+from typing import Any, Callable, List, Literal, Optional, Tuple, Union
 
 import numpy as np
 
@@ -174,9 +174,12 @@ def sort(
         its bits in a uint16 array with key_type='bfloat16'. Others raise TypeError. Arrays in GPU
         memory (torch CUDA tensors, CuPy arrays) raise TypeError: copy them to the host first.
     axis : int or None, default -1
-        None sorts the flattened array. A 1-D array sorts along 0 or -1. An array of more dimensions
-        sorts along an axis only when every other axis has length 1 (batched sorting is a later
-        feature: NotImplementedError otherwise). A bad axis raises numpy's AxisError.
+        The axis along which each 1-D slice is sorted on its own, as np.sort does; None sorts the
+        flattened array. Along the last axis the rows go to the GPU together, one segmented sort
+        (vkc_sort_rows); along another the axis is moved last in a copy, and back. Sorting many rows
+        takes kind None, 'quicksort', 'heapsort', 'stable', 'mergesort', 'auto' or 'radix' (the
+        library picks its kernels by row length; other kinds raise ValueError) and no bit range yet
+        (NotImplementedError). A bad axis raises numpy's AxisError.
     kind : str or None
         None, 'quicksort', 'heapsort', 'auto': the library's choice (bitonic for small arrays,
         radix above a measured crossover); 'stable', 'mergesort', 'radix': radix sort (stable);
@@ -238,11 +241,13 @@ def argsort(
     numpy.argsort(kind="stable") does: an np.intp array (a torch int64 tensor for a torch tensor).
 
     `a`, `axis`, `descending`, `begin_bit`, `end_bit`, `key_type`, `progress` and `context` as
-    in sort(); a 0-d array gives [0]. The permutation is always stable (equal keys keep their
-    input order, in both orders): kind None, 'quicksort', 'heapsort', 'stable', 'mergesort',
-    'auto' and 'radix' sort by radix, 'odd_even' by odd-even merge-split; the unstable 'bitonic'
-    and 'bitonic_transpose' raise ValueError. With descending=True, equal keys still keep their
-    input order; with a bit range, so do keys equal under it.
+    in sort(); a 0-d array gives [0]. Along an axis of an N-D array, each slice's permutation holds
+    positions within the slice, as np.argsort(a, axis=k, kind="stable"). The permutation is always
+    stable (equal keys keep their input order, in both orders): kind None, 'quicksort', 'heapsort',
+    'stable', 'mergesort', 'auto' and 'radix' sort by radix, 'odd_even' by odd-even merge-split
+    (one row only); the unstable 'bitonic' and 'bitonic_transpose' raise ValueError. With
+    descending=True, equal keys still keep their input order; with a bit range, so do keys equal
+    under it.
     """
 
 def sort_pairs(
@@ -269,4 +274,70 @@ def sort_pairs(
     descending, kind, stable, begin_bit, end_bit, key_type, progress, context : as in sort().
         With kind None the order of equal keys' values is unspecified (unless a bit range makes it
         radix); kind='stable' or stable=True keeps it (input order).
+    """
+
+def segmented_sort(
+    keys: ArrayLike,
+    offsets: Optional[ArrayLike] = None,
+    *,
+    begins: Optional[ArrayLike] = None,
+    ends: Optional[ArrayLike] = None,
+    values: Optional[ArrayLike] = None,
+    descending: bool = False,
+    out: Optional[ArrayLike] = None,
+    key_type: Optional[str] = None,
+    progress: Optional[Progress] = None,
+    context: Optional[Context] = None,
+) -> Any:
+    """Sorts each segment of a 1-D array on its own, on the GPU: returns a
+    sorted copy (with values: the tuple (sorted keys, values in that order)). As CUB's
+    DeviceSegmentedSort; for the rows of an N-D array, sort(a, axis=...) is simpler.
+
+    Parameters
+    ----------
+    keys : array_like
+        A 1-D array of a key dtype, as sort() takes it (key_type= reads other bits as keys).
+    offsets : array_like of int, optional
+        S + 1 non-decreasing offsets within [0, len(keys)]: segment i is
+        keys[offsets[i]:offsets[i + 1]] (np.split's boundaries with the ends added). Or, instead:
+    begins, ends : array_like of int, optional
+        S of each: segment i is keys[begins[i]:ends[i]]. Any order; segments may be empty and leave
+        gaps, but must not overlap.
+    values : array_like, optional
+        Moved with the keys: an array whose first axis has the keys' length, of any dtype (rows of 4
+        or 8 bytes move on the GPU, others on the host by the permutation, as sort_pairs).
+    descending : bool
+        Largest first within each segment, NaNs still last.
+    out : array, optional
+        Where the sorted keys go, as sort()'s out= (out=keys sorts in place); returned.
+    key_type, progress, context : as in sort().
+
+    Keys outside every segment come back as they were (values too). Equal keys keep their input
+    order (the sort is stable, in both orders). Offsets that are not integers, negative, not 1-D,
+    decreasing or past the keys, and segments that end before they begin or overlap, raise
+    ValueError; giving both offsets and begins/ends, or neither, TypeError.
+    """
+
+def segmented_argsort(
+    keys: ArrayLike,
+    offsets: Optional[ArrayLike] = None,
+    *,
+    begins: Optional[ArrayLike] = None,
+    ends: Optional[ArrayLike] = None,
+    descending: bool = False,
+    indices: Literal["local", "global"] = "local",
+    key_type: Optional[str] = None,
+    progress: Optional[Progress] = None,
+    context: Optional[Context] = None,
+) -> Any:
+    """The stable permutation of each segment of a 1-D array, as np.intp
+    (a torch int64 tensor for a torch tensor): what np.argsort(segment, kind="stable") gives for
+    each segment.
+
+    keys, offsets, begins, ends, descending, key_type, progress, context : as in segmented_sort().
+    indices : 'local' or 'global'
+        'local': positions within each segment, 0 for its first key (np.argsort of the segment); a
+        position outside every segment holds 0. 'global': positions in the whole array, so that
+        keys[result] sorts each segment in place; a position outside every segment holds itself,
+        so the result is a permutation of the whole array. Anything else raises ValueError.
     """

@@ -196,6 +196,13 @@ _SIGNATURES = {
     "vkc_sort_pairs_to": (_status, [_handle, c_int, _ptr, _ptr, c_int, _ptr, _ptr, _u64, _handle]),
     "vkc_argsort": (_status, [_handle, c_int, _ptr, _u64, _ptr, _handle]),
     "vkc_argsort64": (_status, [_handle, c_int, _ptr, _u64, _ptr, _handle]),
+    # segmented sorts
+    "vkc_sort_segments": (_status, [_handle, c_int, _ptr, _u64, _ptr, _ptr, _u64, _handle]),
+    "vkc_sort_segments_pairs": (_status, [_handle, c_int, _ptr, c_int, _ptr, _u64, _ptr, _ptr, _u64, _handle]),
+    "vkc_argsort_segments": (_status, [_handle, c_int, _ptr, _u64, _ptr, _ptr, _u64, c_int, _ptr, c_int, _handle]),
+    "vkc_sort_rows": (_status, [_handle, c_int, _ptr, _u64, _u64, _handle]),
+    "vkc_sort_rows_pairs": (_status, [_handle, c_int, _ptr, c_int, _ptr, _u64, _u64, _handle]),
+    "vkc_argsort_rows": (_status, [_handle, c_int, _ptr, _u64, _u64, c_int, _ptr, _handle]),
     # streamed sorts
     "vkc_sort_streamed": (_status, [_handle, c_int, READ_FN, c_void_p, WRITE_FN, c_void_p, _u64, _handle]),
     "vkc_sort_pairs_streamed": (

@@ -9,7 +9,7 @@ import numpy as np
 
 from ._arrays import AxisError, Kind, as_host_array, as_writable_array, key_plan, refuse_device_array, wrap_result
 from ._calls import ALGORITHMS, AUTO, BITONIC, BITONIC_TRANSPOSE, RADIX, invoke
-from ._capi import lib
+from ._capi import lib, require
 from ._context import default_context
 
 __all__ = ["sort", "argsort", "sort_pairs"]
@@ -18,6 +18,8 @@ _KINDS = dict(ALGORITHMS)
 _KINDS.update({"quicksort": AUTO, "heapsort": AUTO, "stable": RADIX, "mergesort": RADIX})
 _KIND_NAMES = "'quicksort', 'heapsort', 'stable', 'mergesort', 'auto', 'radix', 'bitonic', 'bitonic_transpose', 'odd_even'"
 _INTP_IS_64 = np.dtype(np.intp).itemsize == 8
+#: The vkc_value_type of np.intp indices.
+INDEX_TYPE = 2 if _INTP_IS_64 else 1
 _ALGORITHM_NAMES = {number: name for name, number in ALGORITHMS.items()}
 
 
@@ -39,30 +41,47 @@ def _algorithm(kind, stable, function: str, stable_only: bool = False) -> int:
     return algorithm
 
 
-def _along(arr, axis, function: str):
-    """(keys as a 1-D array, the result's shape), or (None, shape) when nothing needs sorting:
-    an empty array, or one of length 1 along the axis."""
+def _axis(arr, axis, function: str):
+    """`axis` as a number in [0, ndim), or None for the flattened array; AxisError outside."""
     if axis is None:
-        return arr.reshape(-1), (arr.size,)
-    nd = arr.ndim
+        return None
     try:
         ax = operator.index(axis)
     except TypeError:
         raise TypeError(f"{function}: axis must be an integer or None, not {type(axis).__name__}") from None
-    if not -nd <= ax < nd:
-        raise AxisError(ax, nd)
-    if nd == 1:
+    if not -arr.ndim <= ax < arr.ndim:
+        raise AxisError(ax, arr.ndim)
+    return ax % arr.ndim
+
+
+def _is_batched(arr, ax) -> bool:
+    """Whether sorting along `ax` sorts several rows of more than one key each."""
+    return ax is not None and arr.shape[ax] > 1 and arr.size > arr.shape[ax]
+
+
+def _along(arr, ax):
+    """(keys as a 1-D array, the result's shape), or (None, shape) when nothing needs sorting:
+    an empty array, or one of length 1 along the axis. Not for batched sorts (_is_batched)."""
+    if ax is None:
+        return arr.reshape(-1), (arr.size,)
+    if arr.ndim == 1:
         return arr, arr.shape
-    ax %= nd
     if arr.size == 0 or arr.shape[ax] == 1:
         return None, arr.shape
-    if arr.size == arr.shape[ax]:  # every other axis has length 1: the elements in a row
-        return arr.reshape(-1), arr.shape
-    raise NotImplementedError(
-        f"vkcompute.{function} of a {nd}-D array along axis {axis}: sorting along one axis of an "
-        f"array of more than one dimension (batched sorting) is not implemented yet. "
-        f"axis=None sorts the flattened array; for rows, sort each one (e.g. in a loop over a[i])."
-    )
+    return arr.reshape(-1), arr.shape  # every other axis has length 1: the elements in a row
+
+
+def _batched_algorithm(algorithm, bits, kind, function: str) -> int:
+    """The algorithm of a sort along an axis of many rows (vkc_sort_rows), which picks its own
+    kernels and sorts by the whole key."""
+    if algorithm not in (AUTO, RADIX):
+        raise ValueError(f"{function} along an axis of an array of more than one dimension chooses its own "
+                         f"kernels: kind must be None, 'quicksort', 'heapsort', 'stable', 'mergesort', 'auto' "
+                         f"or 'radix', not {kind!r}")
+    if bits is not None:
+        raise NotImplementedError(f"{function}: a bit range along an axis of an array of more than one dimension "
+                                  "is not supported yet (axis=None sorts the flattened array by one)")
+    return algorithm
 
 
 def _plan(arr, input_kind, key_type):
@@ -117,22 +136,69 @@ def _ptr(arr) -> int:
     return arr.__array_interface__["data"][0]
 
 
+def _out_array(out, shape, dtype, function: str):
+    """The writeable array `out` views (None without one), of the result's shape and dtype."""
+    if out is None:
+        return None
+    target = as_writable_array(out)
+    if target.shape != tuple(shape):
+        raise ValueError(f"{function}: out has shape {target.shape}, the result has shape {tuple(shape)}")
+    if target.dtype != dtype:
+        raise ValueError(f"{function}: out has dtype {target.dtype}, the result has dtype {dtype}")
+    return target
+
+
+def _sort_rows(arr, ax, plan, target, call):
+    """`arr` sorted along `ax` as rows (vkc_sort_rows): in `target` itself where that holds the
+    keys as the library reads them (C order, native, the axis last), else in a new C-ordered
+    array of arr's dtype. `call` is (algorithm, descending, progress, context)."""
+    algorithm, descending, progress, context = call
+    columns = arr.shape[ax]
+    if target is not None and ax == arr.ndim - 1 and not plan.swapped and target.flags.c_contiguous:
+        np.copyto(target, arr)
+        work = target
+    else:
+        work = np.moveaxis(arr, ax, -1).astype(plan.work_dtype, order="C")  # a copy, sorted in place
+    invoke(context or default_context(), require("vkc_sort_rows"), (plan.key_type, _ptr(work), work.size // columns, columns),
+           work.size, algorithm, descending, progress)
+    if work is target:
+        return target
+    return np.ascontiguousarray(np.moveaxis(work, -1, ax), dtype=arr.dtype)
+
+
+def _argsort_rows(arr, ax, plan, call):
+    """The stable permutation of every row along `ax` (vkc_argsort_rows), as positions within
+    the row: a new C-ordered np.intp array of arr's shape."""
+    algorithm, descending, progress, context = call
+    columns = arr.shape[ax]
+    keys = np.moveaxis(arr, ax, -1)
+    if plan.swapped or not keys.flags.c_contiguous:
+        keys = keys.astype(plan.work_dtype, order="C")
+    indices = np.empty(keys.shape, np.intp)
+    args = (plan.key_type, _ptr(keys), keys.size // columns, columns, INDEX_TYPE, _ptr(indices))
+    invoke(context or default_context(), require("vkc_argsort_rows"), args, keys.size, algorithm, descending, progress)
+    return np.ascontiguousarray(np.moveaxis(indices, -1, ax))
+
+
 def sort(a, axis=-1, kind=None, *, stable=None, descending=False, begin_bit=0, end_bit=None, key_type=None, out=None,
          progress=None, context=None):
     arr, input_kind = as_host_array(a)
     plan = _plan(arr, input_kind, key_type)
     algorithm = _algorithm(kind, stable, "sort")
     bits = _bit_range(plan, begin_bit, end_bit, algorithm, "sort")
-    flat, shape = _along(arr, axis, "sort")
+    ax = _axis(arr, axis, "sort")
+    if _is_batched(arr, ax):
+        target = _out_array(out, arr.shape, arr.dtype, "sort")
+        algorithm = _batched_algorithm(algorithm, bits, kind, "sort")
+        result = _sort_rows(arr, ax, plan, target, (algorithm, descending, progress, context))
+        if target is None:
+            return wrap_result(result, input_kind)
+        if result is not target:
+            np.copyto(target, result)
+        return out
+    flat, shape = _along(arr, ax)
     dtype = arr.dtype
-
-    target = None
-    if out is not None:
-        target = as_writable_array(out)
-        if target.shape != tuple(shape):
-            raise ValueError(f"sort: out has shape {target.shape}, the result has shape {tuple(shape)}")
-        if target.dtype != dtype:
-            raise ValueError(f"sort: out has dtype {target.dtype}, the result has dtype {dtype}")
+    target = _out_array(out, shape, dtype, "sort")
 
     if flat is None or flat.size == 0:
         result = arr.reshape(shape).copy() if flat is None else np.empty(shape, dtype)
@@ -181,7 +247,11 @@ def argsort(a, axis=-1, kind=None, *, stable=None, descending=False, begin_bit=0
     bits = _bit_range(plan, begin_bit, end_bit, algorithm, "argsort")
     if arr.ndim == 0 and axis is not None:
         arr = arr.reshape(1)  # as NumPy: the permutation of a 0-d array is [0]
-    flat, shape = _along(arr, axis, "argsort")
+    ax = _axis(arr, axis, "argsort")
+    if _is_batched(arr, ax):
+        algorithm = _batched_algorithm(algorithm, bits, kind, "argsort")
+        return wrap_result(_argsort_rows(arr, ax, plan, (algorithm, descending, progress, context)), input_kind)
+    flat, shape = _along(arr, ax)
     if flat is None or flat.size == 0:
         return wrap_result(np.zeros(shape, np.intp), input_kind)
     indices = _argsort_flat(flat, plan, flat.size, algorithm, descending, progress, context, bits)
@@ -270,9 +340,12 @@ a : array_like
     its bits in a uint16 array with key_type='bfloat16'. Others raise TypeError. Arrays in GPU
     memory (torch CUDA tensors, CuPy arrays) raise TypeError: copy them to the host first.
 axis : int or None, default -1
-    None sorts the flattened array. A 1-D array sorts along 0 or -1. An array of more dimensions
-    sorts along an axis only when every other axis has length 1 (batched sorting is a later
-    feature: NotImplementedError otherwise). A bad axis raises numpy's AxisError.
+    The axis along which each 1-D slice is sorted on its own, as np.sort does; None sorts the
+    flattened array. Along the last axis the rows go to the GPU together, one segmented sort
+    (vkc_sort_rows); along another the axis is moved last in a copy, and back. Sorting many rows
+    takes kind None, 'quicksort', 'heapsort', 'stable', 'mergesort', 'auto' or 'radix' (the
+    library picks its kernels by row length; other kinds raise ValueError) and no bit range yet
+    (NotImplementedError). A bad axis raises numpy's AxisError.
 kind : str or None
     None, 'quicksort', 'heapsort', 'auto': the library's choice (bitonic for small arrays,
     radix above a measured crossover); 'stable', 'mergesort', 'radix': radix sort (stable);
@@ -321,11 +394,13 @@ argsort.__doc__ = """Returns the stable permutation that sorts an array, as
 numpy.argsort(kind="stable") does: an np.intp array (a torch int64 tensor for a torch tensor).
 
 `a`, `axis`, `descending`, `begin_bit`, `end_bit`, `key_type`, `progress` and `context` as
-in sort(); a 0-d array gives [0]. The permutation is always stable (equal keys keep their
-input order, in both orders): kind None, 'quicksort', 'heapsort', 'stable', 'mergesort',
-'auto' and 'radix' sort by radix, 'odd_even' by odd-even merge-split; the unstable 'bitonic'
-and 'bitonic_transpose' raise ValueError. With descending=True, equal keys still keep their
-input order; with a bit range, so do keys equal under it.
+in sort(); a 0-d array gives [0]. Along an axis of an N-D array, each slice's permutation holds
+positions within the slice, as np.argsort(a, axis=k, kind="stable"). The permutation is always
+stable (equal keys keep their input order, in both orders): kind None, 'quicksort', 'heapsort',
+'stable', 'mergesort', 'auto' and 'radix' sort by radix, 'odd_even' by odd-even merge-split
+(one row only); the unstable 'bitonic' and 'bitonic_transpose' raise ValueError. With
+descending=True, equal keys still keep their input order; with a bit range, so do keys equal
+under it.
 """
 
 sort_pairs.__doc__ = """Sorts keys and moves values with them: returns (sorted keys, values in that

@@ -2,8 +2,7 @@
 #include <cstdint>
 #include <string>
 
-#include "capi/errors.hpp"
-#include "capi/handles.hpp"
+#include "capi/sort_calls.hpp"
 
 namespace vkc::capi {
 namespace {
@@ -22,30 +21,6 @@ static_assert(VKC_ORDER_ASCENDING == int(SortOrder::ascending) && VKC_ORDER_DESC
 static_assert(VKC_RADIX_SCAN_AUTO == int(RadixScan::automatic) && VKC_RADIX_SCAN_LOOKBACK == int(RadixScan::lookback) &&
               VKC_RADIX_SCAN_REDUCE_THEN_SCAN == int(RadixScan::reduce_then_scan));
 
-KeyType key_type(vkc_key_type type) {
-  require_enum(static_cast<int>(type), VKC_KEY_U32, VKC_KEY_BF16, "key type");
-  return static_cast<KeyType>(static_cast<int>(type));
-}
-
-ValueType value_type(vkc_value_type type) {
-  require_enum(static_cast<int>(type), VKC_VALUE_U32, VKC_VALUE_U64, "value type");
-  return static_cast<ValueType>(static_cast<int>(type));
-}
-
-// The options of one call, with the C progress callback wrapped: a non-zero return throws
-// Cancelled from inside the sort, on the calling thread, which the library lets through.
-SortOptions resolve(const vkc_sort_options* options) {
-  if (!options) return {};
-  SortOptions resolved = options->options;
-  if (const vkc_progress_fn progress = options->progress) {
-    void* const user = options->progress_user;
-    resolved.progress = [progress, user](const SortProgress& p) {
-      if (progress(user, p.done, p.total) != 0) throw Cancelled{};
-    };
-  }
-  return resolved;
-}
-
 // A streamed array's C callback (given where count > 0), wrapped: a non-zero return throws
 // CallbackFailed from inside the sort, which the library passes on from its worker threads.
 HostRead checked_read(vkc_read_fn read, void* user, std::uint64_t count, const char* name) {
@@ -62,11 +37,6 @@ HostWrite checked_write(vkc_write_fn write, void* user, std::uint64_t count, con
   };
 }
 
-// Counts whose arrays' byte sizes fit 64 bits (and so every size the library computes).
-void require_count(std::uint64_t count) {
-  if (count > UINT64_MAX / 16) invalid("count " + std::to_string(count) + " is larger than any array");
-}
-
 // `to` may be `from` itself, or apart from it, never partly over it.
 void require_apart_or_same(const void* from, const void* to, std::uint64_t bytes, const char* from_name,
                            const char* to_name) {
@@ -76,7 +46,36 @@ void require_apart_or_same(const void* from, const void* to, std::uint64_t bytes
   }
 }
 
-// argsort promises the stable permutation: only the stable algorithms.
+}  // namespace
+
+KeyType key_type(vkc_key_type type) {
+  require_enum(static_cast<int>(type), VKC_KEY_U32, VKC_KEY_BF16, "key type");
+  return static_cast<KeyType>(static_cast<int>(type));
+}
+
+ValueType value_type(vkc_value_type type) {
+  require_enum(static_cast<int>(type), VKC_VALUE_U32, VKC_VALUE_U64, "value type");
+  return static_cast<ValueType>(static_cast<int>(type));
+}
+
+// A non-zero return of the progress callback throws Cancelled from inside the sort, on the
+// calling thread, which the library lets through.
+SortOptions resolve(const vkc_sort_options* options) {
+  if (!options) return {};
+  SortOptions resolved = options->options;
+  if (const vkc_progress_fn progress = options->progress) {
+    void* const user = options->progress_user;
+    resolved.progress = [progress, user](const SortProgress& p) {
+      if (progress(user, p.done, p.total) != 0) throw Cancelled{};
+    };
+  }
+  return resolved;
+}
+
+void require_count(std::uint64_t count) {
+  if (count > UINT64_MAX / 16) invalid("count " + std::to_string(count) + " is larger than any array");
+}
+
 void require_stable(const SortOptions& options) {
   const SortAlgorithm a = options.algorithm;
   if (a != SortAlgorithm::automatic && a != SortAlgorithm::radix && a != SortAlgorithm::odd_even) {
@@ -115,24 +114,7 @@ void require_device_takes(const Context& ctx, KeyType type) {
   }
 }
 
-// The frame of every sort function: the context, key type and options checked; `body` runs with
-// the context locked, after its own checks, once the device is known to take the key type.
-template <class Body>
-vkc_status sort_call(const char* function, vkc_context* context, vkc_key_type type, std::uint64_t count,
-                     const vkc_sort_options* options, Body&& body) {
-  return guarded(function, [&] {
-    require_pointer(context, "context");
-    const KeyType key = key_type(type);
-    require_count(count);
-    const SortOptions resolved = resolve(options);
-    require_bits_fit(key, resolved);
-    body(key, resolved, [&](auto&& sort) {
-      const auto held = lock(*context);
-      require_device_takes(context->context, key);
-      sort(context->context);
-    });
-  });
-}
+namespace {
 
 template <class Change>
 vkc_status change_options(const char* function, vkc_sort_options* options, Change&& change) {

@@ -19,6 +19,11 @@ void case_narrow_keys_every_algorithm(void);
 void case_narrow_pairs(void);
 void case_every_narrow_value(void);
 void case_bit_ranges(void);
+void case_segments(void);
+void case_segment_pairs(void);
+void case_segment_argsort(void);
+void case_rows(void);
+void case_bad_segments(void);
 void case_streamed(void);
 void case_callback_failures(void);
 void case_progress(void);
@@ -43,6 +48,11 @@ static const struct {
     {"NarrowPairs", case_narrow_pairs},
     {"EveryNarrowValue", case_every_narrow_value},
     {"BitRanges", case_bit_ranges},
+    {"Segments", case_segments},
+    {"SegmentPairs", case_segment_pairs},
+    {"SegmentArgsort", case_segment_argsort},
+    {"Rows", case_rows},
+    {"BadSegments", case_bad_segments},
     {"Streamed", case_streamed},
     {"CallbackFailures", case_callback_failures},
     {"Progress", case_progress},

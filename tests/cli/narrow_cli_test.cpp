@@ -8,25 +8,7 @@
 namespace vkc::test {
 namespace {
 
-class CliNarrowSort : public CliSort {
- protected:
-  // Runs `vkc sort ARGS INPUT -o OUT` and expects OUT to hold the array of the .npy file
-  // `expected` (the same dtype, shape and bytes), or, for raw output, its bytes.
-  void expect_output(const std::string& args, const std::string& input, const std::string& expected,
-                     const std::string& out = "out.npy") {
-    const auto o = run_vkc("sort " + args + " " + path(input) + " -o " + path(out), dir_);
-    ASSERT_EQ(o.status, 0) << args << ": " << o.err;
-    const std::string what = args + " " + input + " vs " + expected;
-    if (!out.ends_with(".npy")) {
-      EXPECT_EQ(slurp(path(out)), slurp(path(expected))) << what;
-      return;
-    }
-    const io::Array result = io::read_npy(path(out)), reference = io::read_npy(path(expected));
-    EXPECT_EQ(result.dtype, reference.dtype) << what;
-    EXPECT_EQ(result.shape, reference.shape) << what;
-    EXPECT_TRUE(result.bytes == reference.bytes) << what;
-  }
-};
+class CliNarrowSort : public CliSort {};
 
 // NumPy's side of the tests: the references of the Python package's tests (python/tests/
 // reference.py: the contract's order from NumPy's stable sorts, and the ordered image that

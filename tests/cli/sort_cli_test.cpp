@@ -101,10 +101,10 @@ TEST_F(CliSort, RefusesBigEndianAndObjectDtypes) {
   }
 }
 
-TEST_F(CliSort, RefusesFortranOrderAndTwoDimensions) {
-  std::vector<float> grid(12, 1.0f);
-  io::write_npy(path("in.npy"), io::DType::f32, std::as_bytes(std::span(grid)), {3, 4});
-  expect_refused("sort " + path("in.npy") + " -o " + path("out.npy"), "one-dimensional");
+TEST_F(CliSort, RefusesFortranOrderAndZeroDimensions) {
+  const float scalar = 1.0f;
+  io::write_npy(path("in.npy"), io::DType::f32, std::as_bytes(std::span(&scalar, 1)), {});
+  expect_refused("sort " + path("in.npy") + " -o " + path("out.npy"), "0-dimensional");
   std::string header = "{'descr': '<f4', 'fortran_order': True, 'shape': (2,), }";
   header.resize(117, ' ');
   header += '\n';

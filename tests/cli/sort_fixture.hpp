@@ -77,6 +77,23 @@ class CliSort : public GpuTest {
     expect_same_bytes(result, keys, std::string(io::dtype_name(type)));
   }
 
+  // Runs `vkc sort ARGS INPUT -o OUT` and expects OUT to hold the array of the .npy file
+  // `expected` (the same dtype, shape and bytes), or, for raw output, its bytes.
+  void expect_output(const std::string& args, const std::string& input, const std::string& expected,
+                     const std::string& out = "out.npy") {
+    const auto o = run_vkc("sort " + args + " " + path(input) + " -o " + path(out), dir_);
+    ASSERT_EQ(o.status, 0) << args << ": " << o.err;
+    const std::string what = args + " " + input + " vs " + expected;
+    if (!out.ends_with(".npy")) {
+      EXPECT_EQ(slurp(path(out)), slurp(path(expected))) << what;
+      return;
+    }
+    const io::Array result = io::read_npy(path(out)), reference = io::read_npy(path(expected));
+    EXPECT_EQ(result.dtype, reference.dtype) << what;
+    EXPECT_EQ(result.shape, reference.shape) << what;
+    EXPECT_TRUE(result.bytes == reference.bytes) << what;
+  }
+
   // Runs a Python script with NumPy, the scratch folder as its argument (sys.argv[1]).
   void run_numpy(const std::string& script) {
     std::ofstream(path("numpy_script.py")) << script;

@@ -1,7 +1,9 @@
 // vkc sort: sorts a .npy or raw binary file of keys on the GPU; writes the sorted keys, or with
 // --argsort the sorting permutation, to OUTPUT (io::AtomicFile: a file is replaced only once the
 // result is complete). The input is never modified. Every check that the arguments and the
-// header allow comes before the device is touched.
+// header allow comes before the device is touched. The rows of an N-D .npy and the segments of
+// --segments are sorted in memory by the segmented API (sort_segments.cpp); everything else is
+// streamed where the input and the output allow.
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,6 +21,7 @@
 #include "io/atomic_file.hpp"
 #include "io/npy.hpp"
 #include "io/scratch_file.hpp"
+#include "sort_segments.hpp"
 #include "vkc/sort.hpp"
 
 namespace vkc::cli {
@@ -31,6 +34,9 @@ struct SortArgs {
   std::string bits;  // "BEGIN:END", or empty: every bit
   bool argsort = false;
   bool no_sync = false;
+  bool flatten = false;              // an N-D .npy sorted as one array (NumPy's axis=None)
+  std::filesystem::path segments;    // --segments OFFSETS.npy, or empty
+  std::string indices = "local";     // argsort's numbering in segmented sorts
   std::filesystem::path input;
   std::filesystem::path output;
 };
@@ -142,11 +148,29 @@ std::unique_ptr<io::ArrayReader> open_keys(const SortArgs& args) {
   if (reader->is_npy() && typed && !npy_holds(reader->dtype(), type)) {
     throw Error(name + ": holds " + std::string(io::dtype_name(reader->dtype())) + ", not --type " + args.type);
   }
-  if (reader->is_npy() && reader->shape().size() != 1) {
-    throw Error(name + ": expected a one-dimensional array, got " + std::to_string(reader->shape().size()) +
-                " dimensions");
+  if (reader->is_npy() && reader->shape().empty()) {
+    throw Error(name + ": a 0-dimensional array; vkc sort takes arrays of one dimension or more");
+  }
+  if (!args.segments.empty() && !args.flatten && reader->shape().size() > 1) {
+    throw Error("--segments sorts a one-dimensional array, and " + name + " has " +
+                std::to_string(reader->shape().size()) + " dimensions (--flatten sorts it as one)");
   }
   return reader;
+}
+
+// The rows of an N-D array (as np.sort along the last axis), or the segments of --segments.
+bool sorts_segments(const SortArgs& args, const io::ArrayReader& reader) {
+  return !args.segments.empty() || (reader.shape().size() > 1 && !args.flatten);
+}
+
+// Segmented sorts choose their own kernels and sort by the whole key.
+void check_segmented_options(const SortArgs& args) {
+  const std::string which = args.segments.empty() ? "the rows of an N-D array" : "--segments";
+  if (args.algorithm != "auto" && args.algorithm != "radix") {
+    throw Error("--algo " + args.algorithm + ": a segmented sort (" + which +
+                ") chooses its own kernels; use auto or radix");
+  }
+  if (!args.bits.empty()) throw Error("--bits: a segmented sort (" + which + ") takes no bit range yet");
 }
 
 // The limits a count of keys must meet; raw data from a stream is checked once read. The sort
@@ -266,7 +290,7 @@ void sort_in_memory(Context& ctx, const SortArgs& args, const Common& common, io
   } else {
     sort(ctx, keys_type(args, reader), keys.bytes.data(), keys.count(), options);
     if (reader.is_npy()) {
-      io::write_npy(out, keys.dtype, keys.bytes, keys.shape);
+      io::write_npy(out, keys.dtype, keys.bytes, {keys.count()});
     } else {
       io::write_raw(out, keys.bytes);
     }
@@ -319,6 +343,22 @@ void sort_by_route(std::unique_ptr<Context> ctx, const SortArgs& args, const Com
   if (out.seekable()) commit_while_releasing(out, std::move(ctx));
 }
 
+// Sorts the rows or segments of keys read whole into memory; `offsets` are those of --segments.
+void sort_segments_in_memory(std::unique_ptr<Context> ctx, const SortArgs& args, const Common& common,
+                             io::ArrayReader& reader, io::AtomicFile& out, const SortOptions& options,
+                             std::vector<std::uint64_t> offsets) {
+  progress("vkc sort: reading " + args.input.string());
+  io::Array keys = reader.read(host_memory_bytes());
+  if (!reader.count()) check_count(args, common, keys.dtype, keys.count());
+  if (!offsets.empty()) check_offsets_fit(offsets, keys.count(), args.segments, args.input.string());
+  if (args.flatten) keys.shape = {keys.count()};
+  progress("vkc sort: sorting " + std::to_string(keys.count()) + " keys on " + ctx->info().name);
+  const SegmentedSort what{.type = keys_type(args, reader), .offsets = std::move(offsets), .argsort = args.argsort,
+                           .global_indices = args.indices == "global", .npy = reader.is_npy()};
+  sort_segmented(*ctx, what, keys, options, out);
+  progress("");
+}
+
 void run_sort(const SortArgs& args, const Common& common) {
   SortOptions options;
   options.algorithm = parse_algorithm(args.algorithm);
@@ -326,9 +366,19 @@ void run_sort(const SortArgs& args, const Common& common) {
   if (same_file(args.input, args.output)) {
     throw Error(args.output.string() + ": is the input file; vkc never modifies its input");
   }
+  if (same_file(args.segments, args.output)) {
+    throw Error(args.output.string() + ": is the offsets file; vkc never modifies its input");
+  }
   io::check_output(args.output, common.force);
   const auto reader = open_keys(args);
+  const bool segmented = sorts_segments(args, *reader);
+  if (segmented) check_segmented_options(args);
   apply_bits(args, keys_type(args, *reader), options);
+  std::vector<std::uint64_t> offsets;
+  if (!args.segments.empty()) offsets = read_offsets(args.segments);
+  if (!offsets.empty() && reader->count()) {
+    check_offsets_fit(offsets, *reader->count(), args.segments, args.input.string());
+  }
   const io::DType type = reader->dtype();
   if (reader->count()) check_count(args, common, type, *reader->count());
   if (reader->count()) options.progress = terminal_progress(*reader->count() * io::dtype_size(type));
@@ -339,7 +389,12 @@ void run_sort(const SortArgs& args, const Common& common) {
   using Durability = io::AtomicFile::Durability;
   // Its temporary file exists from now until the result is in place.
   io::AtomicFile out(args.output, args.no_sync ? Durability::unsynced : Durability::synced);
-  sort_by_route(std::make_unique<Context>(ContextOptions{.device = common.device}), args, common, *reader, out, options);
+  auto ctx = std::make_unique<Context>(ContextOptions{.device = common.device});
+  if (segmented) {
+    sort_segments_in_memory(std::move(ctx), args, common, *reader, out, options, std::move(offsets));
+  } else {
+    sort_by_route(std::move(ctx), args, common, *reader, out, options);
+  }
 }
 
 }  // namespace
@@ -351,7 +406,20 @@ void register_sort(CLI::App& app, Common& common) {
                   "auto, bitonic, bitonic_transpose, odd_even (refused past 65536 keys without --force) or radix")
       ->check(CLI::IsMember({"auto", "bitonic", "bitonic_transpose", "odd_even", "radix"}));
   cmd->add_option("--order", args->order, "asc or desc")->check(CLI::IsMember({"asc", "desc"}));
-  cmd->add_flag("--argsort", args->argsort, "write the sorting permutation (uint64 .npy) instead of the keys");
+  cmd->add_flag("--argsort", args->argsort,
+                "write the sorting permutation (uint64 .npy) instead of the keys; for rows and segments, each "
+                "one's positions as --indices says");
+  cmd->add_flag("--flatten", args->flatten,
+                "sort an N-D .npy as one array (NumPy's axis=None) and write it 1-D; without it, each row along the "
+                "last axis is sorted on its own");
+  cmd->add_option("--segments", args->segments,
+                  "a 1-D integer .npy of S + 1 non-decreasing offsets: sort each segment [offsets[i], offsets[i + 1]) "
+                  "of a 1-D INPUT on its own, leaving the keys outside them as they are (auto or radix, no --bits)")
+      ->type_name("OFFSETS.npy");
+  cmd->add_option("--indices", args->indices,
+                  "argsort of rows or segments: local (positions within each, 0 outside every segment, as "
+                  "np.argsort along an axis) or global (positions in the whole array, outside ones their own)")
+      ->check(CLI::IsMember({"local", "global"}));
   cmd->add_flag("--no-sync", args->no_sync,
                 "do not wait for the output to reach the disk before renaming it into place (after a power "
                 "loss the output may be empty or old)");
@@ -364,8 +432,8 @@ void register_sort(CLI::App& app, Common& common) {
                   "end_bit (include/vkc/sort.hpp says what the image is for signed and float keys); radix only")
       ->type_name("BEGIN:END");
   cmd->add_option("INPUT", args->input,
-                  "keys: .npy (<u4 <i4 <f4 <u8 <i8 <f8 |u1 |i1 <u2 <i2 <f2, 1-D) or raw little-endian; - reads "
-                  "standard input")
+                  "keys: .npy (<u4 <i4 <f4 <u8 <i8 <f8 |u1 |i1 <u2 <i2 <f2; N-D: each row along the last axis sorted, "
+                  "as np.sort) or raw little-endian; - reads standard input")
       ->required();
   cmd->add_option("-o,--output", args->output,
                   "where to write the result (same format as INPUT); - is standard output; a file is replaced "
