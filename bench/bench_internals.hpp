@@ -6,7 +6,7 @@
 // run fresh input, the raw device state behind the transfer copy bound (a pinned buffer), the
 // checks that verify large outputs without a CPU sort (verify.hpp, beside this file), and the key
 // table's ordered images cut to a bit range (key_bits.hpp), the reference order of a sort by
-// SortOptions::begin_bit and end_bit.
+// SortOptions::begin_bit and end_bit, and the segmented sort's recording (segmented.hpp).
 #pragma once
 
 #include "core/kernels.hpp"
@@ -16,5 +16,6 @@
 #include "sort/algorithm.hpp"
 #include "sort/key_bits.hpp"
 #include "sort/record.hpp"
+#include "sort/segmented.hpp"
 #include "sort/workspace.hpp"
 #include "verify.hpp"

@@ -11,7 +11,6 @@
 #include "bench_sort_data.hpp"
 #include "harness.hpp"
 #include "segment_shapes.hpp"
-#include "sort/segmented.hpp"
 
 namespace vkc::cli {
 namespace {
