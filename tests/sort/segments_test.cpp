@@ -63,16 +63,6 @@ void expect_indices(const std::vector<T>& input, const std::vector<I>& got, cons
                                       << *differs.second;
 }
 
-Segments segments_of(const std::vector<Range>& ranges, std::vector<std::uint64_t>& begins, std::vector<std::uint64_t>& ends) {
-  begins.clear();
-  ends.clear();
-  for (const Range& r : ranges) {
-    begins.push_back(r.begin);
-    ends.push_back(r.end);
-  }
-  return Segments::ranges(begins, ends);
-}
-
 std::uint64_t tile_of(Context& ctx, KeyType type) {
   return sorting::segmented_tile_elements(ctx.info(), type, sorting::SegmentedOutput::pairs);
 }
@@ -136,12 +126,23 @@ std::vector<Range> mixed_ranges(std::uint64_t tile, std::mt19937_64& rng) {
   return ranges;
 }
 
-template <class T>
-std::vector<Range> ranges_with_keys(Context& ctx, std::mt19937_64& rng, std::uint64_t& count) {
-  const std::vector<Range> ranges = mixed_ranges(tile_of(ctx, key_type_of<T>()), rng);
-  count = 0;
-  for (const Range& r : ranges) count = std::max(count, r.end + 5);
-  return ranges;
+// mixed_ranges for keys of T, with their offsets and the count of keys that holds them all.
+struct MixedCase {
+  std::vector<Range> ranges;
+  std::vector<std::uint64_t> begins, ends;
+  std::uint64_t count = 0;
+  Segments segments() const { return Segments::ranges(begins, ends); }
+};
+
+MixedCase mixed_case(Context& ctx, KeyType type, std::mt19937_64& rng) {
+  MixedCase c;
+  c.ranges = mixed_ranges(tile_of(ctx, type), rng);
+  for (const Range& r : c.ranges) {
+    c.begins.push_back(r.begin);
+    c.ends.push_back(r.end);
+    c.count = std::max(c.count, r.end + 5);
+  }
+  return c;
 }
 
 template <class T>
@@ -153,13 +154,10 @@ TYPED_TEST_SUITE(SegmentedSort, KeyTypes);
 
 TYPED_TEST(SegmentedSort, KeysOfMixedSegmentsWithGaps) {
   auto rng = rng_for_current_test();
-  std::uint64_t count = 0;
-  const std::vector<Range> ranges = ranges_with_keys<TypeParam>(this->ctx(), rng, count);
-  std::vector<std::uint64_t> begins, ends;
-  const Segments segments = segments_of(ranges, begins, ends);
+  const MixedCase c = mixed_case(this->ctx(), key_type_of<TypeParam>(), rng);
   for (Dist dist : {Dist::special, Dist::few}) {
     SCOPED_TRACE(dist_name(dist));
-    sorts_keys(this->ctx(), make_keys<TypeParam>(count, dist, rng), ranges, segments);
+    sorts_keys(this->ctx(), make_keys<TypeParam>(c.count, dist, rng), c.ranges, c.segments());
   }
 }
 
@@ -172,13 +170,10 @@ TYPED_TEST_SUITE(SegmentedForms, FormKeyTypes);
 
 TYPED_TEST(SegmentedForms, PairsAndIndicesOfMixedSegments) {
   auto rng = rng_for_current_test();
-  std::uint64_t count = 0;
-  const std::vector<Range> ranges = ranges_with_keys<TypeParam>(this->ctx(), rng, count);
-  std::vector<std::uint64_t> begins, ends;
-  const Segments segments = segments_of(ranges, begins, ends);
-  const std::vector<TypeParam> keys = make_keys<TypeParam>(count, Dist::few, rng);
-  sorts_pairs(this->ctx(), keys, ranges, segments, SortOrder::descending);
-  sorts_indices(this->ctx(), keys, ranges, segments, SortOrder::ascending);
+  const MixedCase c = mixed_case(this->ctx(), key_type_of<TypeParam>(), rng);
+  const std::vector<TypeParam> keys = make_keys<TypeParam>(c.count, Dist::few, rng);
+  sorts_pairs(this->ctx(), keys, c.ranges, c.segments(), SortOrder::descending);
+  sorts_indices(this->ctx(), keys, c.ranges, c.segments(), SortOrder::ascending);
 }
 
 class SegmentedRows : public GpuTest {};
