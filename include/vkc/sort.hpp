@@ -372,6 +372,10 @@ struct SegmentedSortBuffers {
   BufferRange begins;  ///< offsets only
   BufferRange ends;    ///< offsets only
   BufferRange temporary;
+  /// Offsets only, optional: a uint32 read on the GPU when the commands run, the number of
+  /// segments (begins[0 .. n), ends[0 .. n)) to sort, at most desc.segments, which sizes the work.
+  /// VK_NULL_HANDLE: desc.segments is the count.
+  BufferRange segment_count;
 };
 
 struct SorterAccess;  // the library's own access to a Sorter's internals

@@ -29,6 +29,7 @@
 
 // The plan buffer, in 32-bit words: per size class c, the segments' count, the cursor that
 // bin_scatter advances (base + count once it is done) and the indirect dispatch of its kernel;
+// the segment count where the host gives it (at a 256-byte offset, so that it can be bound);
 // then the segment ids, class by class. Class c < SEG_LARGE sorts segments of up to
 // 2^(E_BITS + c) elements in slots of that size (tile.comp); SEG_LARGE, longer ones (radix.comp).
 #define SEG_MAX_CLASSES 32
@@ -36,6 +37,7 @@
 #define SEG_PLAN_COUNTS 0
 #define SEG_PLAN_CURSORS 32
 #define SEG_PLAN_ARGS 64     // 3 words per class
-#define SEG_PLAN_LIST 160
+#define SEG_PLAN_SEGMENTS 192 // the segment count, when the host knows it (bin.comp's count binding)
+#define SEG_PLAN_LIST 256
 
 #endif

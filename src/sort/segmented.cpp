@@ -182,7 +182,7 @@ const Pipeline& bin_pipeline(detail::ComputeDevice& device, const TileShape& s, 
   c[SEG_CONSTANTS] = scatter;
   return pipeline(device, {.shader = shaders::sort_segments_bin,
                            .specialization = std::move(c),
-                           .bindings = 3,
+                           .bindings = 4,
                            .push_bytes = 4,
                            .full_subgroups = true});
 }
@@ -193,7 +193,14 @@ void record_ranges(detail::ComputeDevice& device, Recorder& r, const SegmentedJo
   const TileShape s = tile_shape(info, job.key_type, job.output);
   const Binding& plan = b[4];
   r.fill_buffer(plan.buffer, plan.offset, SEG_PLAN_CURSORS * 4, 0);
-  const Binding bin_bindings[] = {b[2], b[3], plan};
+  Binding count = job.segment_count;
+  if (!count.buffer) {
+    count = {plan.buffer, Access::read, plan.offset + SEG_PLAN_SEGMENTS * 4, 4};
+    r.fill_buffer(plan.buffer, count.offset, 4, job.segments);
+  }
+  count.access = Access::read;
+  count.range = 4;
+  const Binding bin_bindings[] = {b[2], b[3], plan, count};
   const std::uint32_t segments = job.segments;
   const std::uint64_t bin_groups = (segments + kBinWorkgroup - 1) / kBinWorkgroup;
   r.dispatch(bin_pipeline(device, s, false), bin_bindings, &segments, 4, bin_groups);

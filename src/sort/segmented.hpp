@@ -28,6 +28,9 @@ struct SegmentedJob {
   bool rows = false;
   std::uint32_t columns = 0;
   Binding keys, values, begins, ends;
+  /// Offsets only: where the GPU finds the segment count (a uint32 <= segments); no buffer: the
+  /// count is `segments`.
+  Binding segment_count;
   /// segmented_temporary_bytes of it; every byte may be written.
   Binding temporary;
   /// Added to every global index (SegmentedOutput::global_indices).

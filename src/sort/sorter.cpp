@@ -134,6 +134,7 @@ sorting::SegmentedJob segmented_job(const SegmentedSortDesc& desc, const Segment
           .values = binding(buffers.values, Access::read_write),
           .begins = binding(buffers.begins, Access::read),
           .ends = binding(buffers.ends, Access::read),
+          .segment_count = binding(buffers.segment_count, Access::read),
           .temporary = binding(buffers.temporary, Access::read_write)};
 }
 }  // namespace

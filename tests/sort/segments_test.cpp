@@ -313,6 +313,38 @@ TEST_F(SegmentedRecordApi, PairsOverOffsetsAndIndicesOverRows) {
   expect_indices(row_keys, got, row_ranges(rows, columns), SortOrder::ascending, true, std::uint64_t{0});
 }
 
+// The segment count on the GPU: only the first `sorted` of the listed segments are sorted.
+TEST_F(SegmentedRecordApi, SegmentCountReadOnTheGpu) {
+  auto rng = rng_for_current_test();
+  const MixedCase c = mixed_case(ctx(), KeyType::u32, rng);
+  const std::uint32_t sorted = static_cast<std::uint32_t>(c.ranges.size() / 2);
+  std::vector<std::uint32_t> offsets(512 / 4 + c.ranges.size(), 0);
+  for (std::size_t i = 0; i < c.ranges.size(); ++i) {
+    offsets[i] = static_cast<std::uint32_t>(c.begins[i]);
+    offsets[512 / 4 + i] = static_cast<std::uint32_t>(c.ends[i]);
+  }
+  offsets[256 / 4] = sorted;  // the count word, between the begins and the ends
+  const std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(c.count, Dist::uniform, rng);
+  Buffer key_buffer = ctx().create_buffer(c.count * 4), offset_buffer = ctx().create_buffer(offsets.size() * 4);
+  ctx().upload(key_buffer, keys.data(), c.count * 4);
+  ctx().upload(offset_buffer, offsets.data(), offsets.size() * 4);
+  const SegmentedSortDesc desc{.count = static_cast<std::uint32_t>(c.count), .segments = static_cast<std::uint32_t>(c.ranges.size())};
+  Buffer temporary = ctx().create_buffer(sorter(ctx()).temporary_requirements(desc).size);
+  ctx().run([&](Recorder& r) {
+    sorter(ctx()).record_segmented_sort(r.commands(), desc,
+                                        {.keys = {key_buffer.handle()},
+                                         .begins = {offset_buffer.handle()},
+                                         .ends = {offset_buffer.handle(), 512},
+                                         .temporary = {temporary.handle()},
+                                         .segment_count = {offset_buffer.handle(), 256}});
+    record_barrier_before_download(r.commands());
+  });
+  std::vector<std::uint32_t> got(c.count);
+  ctx().download(key_buffer, got.data(), c.count * 4);
+  expect_keys(keys, got, std::vector<Range>(c.ranges.begin(), c.ranges.begin() + sorted), SortOrder::ascending,
+              "the counted segments' keys");
+}
+
 class SegmentedErrors : public GpuTest {};
 
 TEST_F(SegmentedErrors, BadSegmentsAreRefusedBeforeAnythingMoves) {

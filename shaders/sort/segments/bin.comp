@@ -21,7 +21,10 @@ layout(constant_id = SEG_CONSTANTS) const bool SCATTER = false;
 layout(std430, binding = 0) readonly restrict buffer Begins { uint begins[]; };
 layout(std430, binding = 1) readonly restrict buffer Ends { uint ends[]; };
 layout(std430, binding = 2) restrict buffer Plan { uint plan[]; };
+// The segment count: the caller's GPU-side word, or the plan's SEG_PLAN_SEGMENTS word.
+layout(std430, binding = 3) readonly restrict buffer Count { uint segment_count; };
 
+// segments: the most segments the count may name (the grid is sized for them).
 layout(push_constant) uniform Push { uint segments; } pc;
 
 // The class of a segment of n > 0 elements: the smallest slot of at least 2^E_BITS that holds it.
@@ -32,7 +35,7 @@ uint size_class(uint n) {
 
 void main() {
   const uint id = linear_workgroup_id() * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
-  const uint n = id < pc.segments && ends[id] > begins[id] ? ends[id] - begins[id] : 0u;
+  const uint n = id < min(segment_count, pc.segments) && ends[id] > begins[id] ? ends[id] - begins[id] : 0u;
   const uint c = n != 0u ? size_class(n) : ~0u;
   bool done = c == ~0u;
   // Every lane stays in the loop, so that the subgroup operations see the whole subgroup; each
