@@ -13,6 +13,7 @@
 
 #include "bench_internals.hpp"
 #include "bench_sort_data.hpp"
+#include "key_distributions.hpp"
 #include "bench_commands.hpp"
 #include "harness.hpp"
 #include "peers.hpp"
@@ -140,6 +141,7 @@ struct Row {
   double bound_ms = -1;  // the same bytes up and down at pinned-copy speed, no sort
   std::map<SortAlgorithm, double> gpu_ms;
   std::map<std::string, double> peer_ms;  // cub_radix, cub_merge, torch_host_to_host, torch_gpu
+  std::string cub_count_type;             // of CUB's fastest radix call (CubTime)
 };
 
 void measure_row(Context& ctx, const BenchArgs& args, const SortDesc& base, const std::vector<SortAlgorithm>& algos,
@@ -223,7 +225,9 @@ void measure_peers(const BenchArgs& args, const SortDesc& desc, const std::vecto
     if (std::find(peers.begin(), peers.end(), name) == peers.end()) continue;
     const std::string bits = name == "cub_radix" && !args.bits.empty() ? bit_range_text(desc) : "";
     const auto times = run_cub_peer(algo, args.type, args.values, args.order, args.dist, {row.n}, bits);
-    if (times.count(row.n)) row.peer_ms[name] = times.at(row.n);
+    if (!times.count(row.n)) continue;
+    row.peer_ms[name] = times.at(row.n).ms;
+    if (name == "cub_radix") row.cub_count_type = times.at(row.n).count_type;
   }
   if (std::find(peers.begin(), peers.end(), "torch") == peers.end()) return;
   const auto times = run_torch_peer(args.type, args.values, args.order, {row.n});
@@ -265,7 +269,7 @@ Tables tabulate(const BenchArgs& args, const SortDesc& desc, const std::vector<S
   bench::Table wide(wide_columns(args, algos, unit));
   bench::Table tall({"algorithm", "key_type", "value_type", "order", "dist", "n", "gpu_ms", "wall_ms", "gkeys_per_s",
                      "cub_ms", "ratio_to_cub", "host_to_host_ms", "copy_bound_ms", "torch_host_to_host_ms",
-                     "verified", "begin_bit", "end_bit", "bytes_per_key"});
+                     "verified", "begin_bit", "end_bit", "bytes_per_key", "cub_count_type"});
   const std::string kt(to_string(desc.key_type)), vt = args.values;
   // Every row records the bit range sorted by (0 to the key's width without --bits) and the bytes
   // a radix sort of it must move per key, the copy bound's divisor (BENCHMARKS.md, "Method").
@@ -282,7 +286,7 @@ Tables tabulate(const BenchArgs& args, const SortDesc& desc, const std::vector<S
                     bench::significant(wall_ms, 6), keys_per_s(row.n, ms), bench::significant(cub, 6),
                     gpu_ms > 0 && cub > 0 ? bench::significant(cub / gpu_ms) : "", bench::significant(row.host_ms, 6),
                     bench::significant(row.bound_ms, 6), bench::significant(torch, 6), "yes", begin_bit, end_bit,
-                    bytes_per_key});
+                    bytes_per_key, row.cub_count_type});
     };
     std::vector<std::string> cells = {std::to_string(row.n), bench::significant(row.cpu_ms),
                                       bench::significant(row.cpu_par_ms)};
@@ -418,8 +422,15 @@ void register_bench_sort(CLI::App& bench, Common& common) {
                   "BEGIN:END: sort by bits [BEGIN, END) of the ordered key alone (SortOptions::begin_bit, end_bit; "
                   "radix only, and CUB's radix sort alone among the peers)");
   cmd->add_option("--values", args->values, "value type: none, u32, u64")->check(CLI::IsMember({"none", "u32", "u64"}));
-  cmd->add_option("--dist", args->dist, "uniform, sorted, reverse, few, equal")
-      ->check(CLI::IsMember({"uniform", "sorted", "reverse", "few", "equal"}));
+  cmd->add_option("--dist", args->dist,
+                  std::string("uniform, sorted, reverse, few, equal, or as the CUB peer draws them: ") +
+                      bench::kKeyDistNames + " (entropy ladder: keys ANDed 2-5 times)")
+      ->check(CLI::Validator(
+          [](const std::string& name) {
+            const bool own = name == "uniform" || name == "sorted" || name == "reverse" || name == "few" || name == "equal";
+            return own || bench::parse_key_dist(name) ? std::string() : "unknown distribution '" + name + "'";
+          },
+          "DIST"));
   cmd->add_option("--order", args->order, "asc or desc")->check(CLI::IsMember({"asc", "desc"}));
   cmd->add_option("--algos", args->algorithms, "GPU algorithms to time, e.g. bitonic,radix (default: all in this build)")
       ->delimiter(',')

@@ -21,6 +21,7 @@
 
 #include "bench_internals.hpp"
 #include "io/atomic_file.hpp"
+#include "key_distributions.hpp"
 
 namespace vkc::cli {
 namespace {
@@ -79,8 +80,33 @@ K draw(std::mt19937_64& rng) {
   }
 }
 
+// The key type's facts as the shared distributions (key_distributions.hpp) take them, from the key table.
+template <class K>
+bench::KeyFormat key_format() {
+  return {unsigned(sizeof(K)),
+          sorting::with_key_type(key_type_of<K>(), [](auto row) { return std::uint64_t(row.exponent); })};
+}
+
+// Keys of a distribution the CUB peer draws too, from the seed it takes (its --seed).
+template <class K>
+std::vector<K> draw_shared_keys(const bench::KeyDist& dist, std::uint64_t n, std::uint64_t seed) {
+  const bench::KeyFormat format = key_format<K>();
+  std::vector<K> keys(n);
+  std::uint64_t state = seed;
+  for (auto& k : keys) {
+    const std::uint64_t bits = bench::draw_key_bits(dist, format, state);
+    std::memcpy(&k, &bits, sizeof(K));  // the low bytes: little-endian hosts only, as every file format here
+  }
+  return keys;
+}
+
 template <class K>
 std::vector<K> draw_keys(const std::string& dist, std::uint64_t n, bool descending) {
+  if (const auto shared = bench::parse_key_dist(dist)) {
+    const std::string refusal = bench::key_dist_refusal(*shared, key_format<K>());
+    if (!refusal.empty()) throw Error("--dist " + dist + ": " + refusal);
+    return draw_shared_keys<K>(*shared, n, kSharedDistSeed);
+  }
   std::mt19937_64 rng(0x5EED0000 + n);
   std::vector<K> keys(n);
   const K few[] = {draw<K>(rng), draw<K>(rng), draw<K>(rng), draw<K>(rng), draw<K>(rng), draw<K>(rng)};

@@ -24,13 +24,18 @@ struct SortData {
   sorting::Fingerprint pairs_fingerprint;  ///< of the input (key, value) pairs, past kReferenceMaxCount with values
 };
 
+/// The seed of the distributions drawn as the CUB peer draws them (bench/key_distributions.hpp):
+/// the peer's default --seed, so that both sort the same keys.
+constexpr std::uint64_t kSharedDistSeed = 1;
+
 KeyType parse_key_type(const std::string& name);
 ValueType parse_value_type(const std::string& name);
 
-/// Keys of `desc.key_type` drawn by `dist` (uniform, sorted, reverse, few, equal) from a fixed
-/// seed, values as indices, and the CPU reference order (or, past kReferenceMaxCount, the input's
-/// fingerprints). Uniform keys: integers of random bits, f32 and f64 uniform in [-1e6, 1e6], f16
-/// and bf16 every finite bit pattern equally likely. The reference order is the contract's, or,
+/// Keys of `desc.key_type` drawn by `dist` (uniform, sorted, reverse, few, equal, or one of
+/// bench/key_distributions.hpp's, drawn as the CUB peer draws them) from a fixed seed, values as
+/// indices, and the CPU reference order (or, past kReferenceMaxCount, the input's fingerprints).
+/// Uniform keys: integers of random bits, f32 and f64 uniform in [-1e6, 1e6], f16 and bf16 every
+/// finite bit pattern equally likely. Throws Error where `dist` does not take the key type. The reference order is the contract's, or,
 /// with a bit range in desc.options, a stable sort by the range-cut ranks (key_bits.hpp).
 SortData make_sort_data(const SortDesc& desc, const std::string& dist, std::uint64_t n);
 

@@ -38,7 +38,7 @@ std::vector<std::string> run_peer(const std::string& command) {
   return lines;
 }
 
-std::map<std::uint64_t, double> run_cub_peer(const std::string& algo, const std::string& key, const std::string& values,
+std::map<std::uint64_t, CubTime> run_cub_peer(const std::string& algo, const std::string& key, const std::string& values,
                                              const std::string& order, const std::string& dist,
                                              const std::vector<std::uint64_t>& sizes, const std::string& bits) {
   std::string list;
@@ -46,11 +46,11 @@ std::map<std::uint64_t, double> run_cub_peer(const std::string& algo, const std:
   std::string command = peer_path("vkc-peer-cub-sort").string() + " --algo " + algo + " --key " + key + " --value " +
                         values + " --order " + order + " --dist " + dist + " --n " + list;
   if (!bits.empty()) command += " --bits " + bits;
-  std::map<std::uint64_t, double> out;
+  std::map<std::uint64_t, CubTime> out;
   for (const auto& line : run_peer(command)) {
     const auto j = nlohmann::json::parse(line);
     if (!j.value("verified", false)) throw Error("the CUB peer did not verify its output at n=" + j["n"].dump());
-    out[j["n"].get<std::uint64_t>()] = j["median_ms"].get<double>();
+    out[j["n"].get<std::uint64_t>()] = {j["median_ms"].get<double>(), j.value("count_type", "int")};
   }
   return out;
 }

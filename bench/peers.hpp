@@ -17,9 +17,16 @@ std::filesystem::path peer_path(const std::string& name);
 /// Runs `command` and returns each line of its stdout that parses as a JSON object, as text.
 std::vector<std::string> run_peer(const std::string& command);
 
-/// Median milliseconds per n of vkc-peer-cub-sort --algo radix|merge for the given sizes; `bits`
+/// One CUB time: the median of its fastest call, and that call's count type ("int" or "int64":
+/// CUB tunes by it; the radix peer times both).
+struct CubTime {
+  double ms = 0;
+  std::string count_type;
+};
+
+/// CUB's time per n from vkc-peer-cub-sort --algo radix|merge for the given sizes; `bits`
 /// ("BEGIN:END", radix only) is its --bits, empty for every bit.
-std::map<std::uint64_t, double> run_cub_peer(const std::string& algo, const std::string& key, const std::string& values,
+std::map<std::uint64_t, CubTime> run_cub_peer(const std::string& algo, const std::string& key, const std::string& values,
                                              const std::string& order, const std::string& dist,
                                              const std::vector<std::uint64_t>& sizes, const std::string& bits = "");
 

@@ -21,6 +21,7 @@
 #include <thread>
 #include <type_traits>
 
+#include "../key_distributions.hpp"
 #include "../segment_shapes.hpp"
 
 namespace {
@@ -41,7 +42,13 @@ constexpr const char* kUsage =
     "                                           key type (u32); f16 is __half, bf16 __nv_bfloat16\n"
     "  --value none|u32|u64                     value type; values are the original indices (none)\n"
     "  --order asc|desc                         sort order (asc)\n"
-    "  --dist uniform|sorted|reverse|few|equal  input distribution (uniform)\n"
+    "  --dist uniform|sorted|reverse|few|equal|and2..and5|float01|normal|splat|low:B\n"
+    "                                           input distribution (uniform): the entropy ladder\n"
+    "                                           (keys ANDed 2-5 times), f32/f64 in [0, 1) or N(0, 1),\n"
+    "                                           u64 splatting keys, integers below 2^B\n"
+    "                                           (bench/key_distributions.hpp, as vkc bench sort)\n"
+    "  --count int|int64|best                   radix: num_items as an int, a std::size_t, or both,\n"
+    "                                           the faster call reported (best)\n"
     "  --n N1,N2,...                            sizes, each 1..2147483647 (required)\n"
     "  --runs R                                 timed runs per size; the median is reported (20)\n"
     "  --warmup W                               untimed runs before them (3)\n"
@@ -50,17 +57,22 @@ constexpr const char* kUsage =
     "  --bits B:E                               radix, segmented_radix: CUB's begin_bit and end_bit\n"
     "                                           (0:width; E past the key's width means its width)\n"
     "  --tile WGxITEMS                          radix, u32 keys: CUB's onesweep kernel with this tile\n"
-    "                                           (384x12|384x15|384x16|448x18|384x23; default: CUB's own)\n"
+    "                                           (384x12|384x15|384x16|384x19|384x20|448x18|512x20|384x23;\n"
+    "                                           default: CUB's own), offsets as --count makes them\n"
     "Prints one JSON object per size on stdout; exits non-zero on an error or a wrong result.\n";
 
 enum class Algo { Radix, Merge, Segmented, SegmentedRadix };
 enum class Order { Ascending, Descending };
-enum class Dist { Uniform, Sorted, Reverse, Few, Equal };
+enum class Dist { Uniform, Sorted, Reverse, Few, Equal, Shared };
+// The type of num_items: CUB tunes by it (README.md, "The count type").
+enum class CountType { Int, Int64 };
 
 struct Config {
   Algo algo = Algo::Radix;
   Order order = Order::Ascending;
   Dist dist = Dist::Uniform;
+  vkc::bench::KeyDist shared_dist;  // for Dist::Shared
+  std::vector<CountType> count_types = {CountType::Int};
   std::string algo_name, key_name, value_name, order_name, dist_name;
   std::vector<std::uint64_t> sizes;
   // --segments: the shape the segmented algos cut the keys into; "none" for the others.
@@ -190,8 +202,19 @@ K random_key(peer::SplitMix64& rng) {
   }
 }
 
+// K as bench/key_distributions.hpp sees it: its width and a float's exponent field.
 template <typename K>
-std::vector<K> make_keys(Dist dist, std::size_t n, std::uint64_t seed) {
+vkc::bench::KeyFormat key_format() {
+  std::uint64_t exponent = 0;
+  if constexpr (std::is_same_v<K, float>) exponent = 0x7F800000u;
+  if constexpr (std::is_same_v<K, double>) exponent = 0x7FF0000000000000ull;
+  if constexpr (kIsFloatKey<K> && sizeof(K) == 2) exponent = kExponent16<K>;
+  return {unsigned(sizeof(K)), exponent};
+}
+
+template <typename K>
+std::vector<K> make_keys(Dist dist, const vkc::bench::KeyDist& shared, const char* dist_name, std::size_t n,
+                         std::uint64_t seed) {
   peer::SplitMix64 rng(seed);
   std::vector<K> keys(n);
   switch (dist) {
@@ -218,6 +241,13 @@ std::vector<K> make_keys(Dist dist, std::size_t n, std::uint64_t seed) {
     case Dist::Equal:
       std::fill(keys.begin(), keys.end(), random_key<K>(rng));
       break;
+    case Dist::Shared: {
+      const std::string refusal = vkc::bench::key_dist_refusal(shared, key_format<K>());
+      if (!refusal.empty()) throw peer::Error("--dist " + std::string(dist_name) + ": " + refusal);
+      std::uint64_t state = seed;
+      for (K& k : keys) k = key_of<K>(BitsOf<K>(vkc::bench::draw_key_bits(shared, key_format<K>(), state)));
+      break;
+    }
   }
   return keys;
 }
@@ -255,27 +285,34 @@ cudaError_t with_tile(const std::string& name, F&& f) {
   if (name == "384x12") return f(TileShape<384, 12>{});
   if (name == "384x15") return f(TileShape<384, 15>{});
   if (name == "384x16") return f(TileShape<384, 16>{});
+  if (name == "384x19") return f(TileShape<384, 19>{});
+  if (name == "384x20") return f(TileShape<384, 20>{});
   if (name == "448x18") return f(TileShape<448, 18>{});
+  if (name == "512x20") return f(TileShape<512, 20>{});
   return f(TileShape<384, 23>{});
 }
 
-template <typename K, typename V, int Threads, int Items>
+template <typename K, typename V, typename Count, int Threads, int Items>
 cudaError_t fixed_tile_dispatch(TileShape<Threads, Items>, void* temp, std::size_t& temp_bytes,
-                                cub::DoubleBuffer<K>& keys, cub::DoubleBuffer<V>& values, int n, BitRange bits,
+                                cub::DoubleBuffer<K>& keys, cub::DoubleBuffer<V>& values, Count n, BitRange bits,
                                 cudaStream_t stream) {
-  using OffsetT = cub::detail::choose_offset_t<int>;
+  using OffsetT = cub::detail::choose_offset_t<Count>;
   using Hub = FixedTileHub<K, V, OffsetT, Threads, Items>;
   using Dispatch = cub::DispatchRadixSort<cub::SortOrder::Ascending, K, V, OffsetT, cub::detail::identity_decomposer_t, Hub>;
   // is_overwrite_okay: the DoubleBuffer overloads of DeviceRadixSort pass true too.
   return Dispatch::Dispatch(temp, temp_bytes, keys, values, static_cast<OffsetT>(n), bits.begin, bits.end, true, stream);
 }
 
-// An ascending CUB radix sort with the onesweep tile `tile` names (--tile).
+// An ascending CUB radix sort with the onesweep tile `tile` names (--tile), its offsets chosen
+// by the count's type as CUB's own call chooses them.
 template <typename K, typename V>
-cudaError_t fixed_tile_sort(const std::string& tile, void* temp, std::size_t& temp_bytes, cub::DoubleBuffer<K>& keys,
-                            cub::DoubleBuffer<V>& values, int n, BitRange bits, cudaStream_t stream) {
+cudaError_t fixed_tile_sort(const std::string& tile, CountType count, void* temp, std::size_t& temp_bytes,
+                            cub::DoubleBuffer<K>& keys, cub::DoubleBuffer<V>& values, int n, BitRange bits,
+                            cudaStream_t stream) {
   return with_tile(tile, [&](auto shape) {
-    return fixed_tile_dispatch(shape, temp, temp_bytes, keys, values, n, bits, stream);
+    return count == CountType::Int64
+               ? fixed_tile_dispatch(shape, temp, temp_bytes, keys, values, std::size_t(n), bits, stream)
+               : fixed_tile_dispatch(shape, temp, temp_bytes, keys, values, n, bits, stream);
   });
 }
 
@@ -348,11 +385,12 @@ cudaError_t segmented_sort(const Config& cfg, void* temp, std::size_t& temp_byte
 }
 
 // One CUB sort of work.keys[0] (and work.values[0]); the segmented algos sort each of `segments`.
-// With temp == nullptr it only sets temp_bytes, as CUB does. The item count is an `int`, as the
-// peer has always passed it: CUB picks its tuning by the count's type (see README.md, "The count
-// type"); cub::DeviceSegmentedSort takes 64-bit counts only.
+// With temp == nullptr it only sets temp_bytes, as CUB does. The radix sort's item count is an
+// `int` or a `std::size_t` as `count` says: CUB picks its tuning by the count's type (see
+// README.md, "The count type"); the merge sort and the fixed tiles take an `int`,
+// cub::DeviceSegmentedSort 64-bit counts only.
 template <typename K, typename V>
-cudaError_t cub_sort(const Config& cfg, void* temp, std::size_t& temp_bytes, Work<K, V>& work, int n,
+cudaError_t cub_sort(const Config& cfg, CountType count, void* temp, std::size_t& temp_bytes, Work<K, V>& work, int n,
                      const DeviceSegments& segments, cudaStream_t stream) {
   const bool asc = cfg.order == Order::Ascending;
   if (is_segmented(cfg.algo)) {
@@ -369,21 +407,26 @@ cudaError_t cub_sort(const Config& cfg, void* temp, std::size_t& temp_bytes, Wor
         using Values = std::conditional_t<kHasValues<V>, V, cub::NullType>;
         cub::DoubleBuffer<Values> values;
         if constexpr (kHasValues<V>) values = cub::DoubleBuffer<Values>(work.values[0], work.values[1]);
-        status = fixed_tile_sort(cfg.tile, temp, temp_bytes, keys, values, n, bits, stream);
+        status = fixed_tile_sort(cfg.tile, count, temp, temp_bytes, keys, values, n, bits, stream);
         work.current = keys.selector;
         return status;
       }
     }
-    if constexpr (kHasValues<V>) {
-      cub::DoubleBuffer<V> values(work.values[0], work.values[1]);
-      // CUB flips the keys' and the values' selectors together.
-      status = asc ? cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys, values, n, bits.begin, bits.end, stream)
-                   : cub::DeviceRadixSort::SortPairsDescending(temp, temp_bytes, keys, values, n, bits.begin,
+    const auto radix = [&](auto num_items) {
+      if constexpr (kHasValues<V>) {
+        cub::DoubleBuffer<V> values(work.values[0], work.values[1]);
+        // CUB flips the keys' and the values' selectors together.
+        return asc ? cub::DeviceRadixSort::SortPairs(temp, temp_bytes, keys, values, num_items, bits.begin, bits.end,
+                                                     stream)
+                   : cub::DeviceRadixSort::SortPairsDescending(temp, temp_bytes, keys, values, num_items, bits.begin,
                                                                bits.end, stream);
-    } else {
-      status = asc ? cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys, n, bits.begin, bits.end, stream)
-                   : cub::DeviceRadixSort::SortKeysDescending(temp, temp_bytes, keys, n, bits.begin, bits.end, stream);
-    }
+      } else {
+        return asc ? cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys, num_items, bits.begin, bits.end, stream)
+                   : cub::DeviceRadixSort::SortKeysDescending(temp, temp_bytes, keys, num_items, bits.begin, bits.end,
+                                                              stream);
+      }
+    };
+    status = count == CountType::Int64 ? radix(std::size_t(n)) : radix(n);
     work.current = keys.selector;
     return status;
   }
@@ -560,7 +603,7 @@ bool run_size(const Config& cfg, const Context& ctx, int n, cudaStream_t stream)
   const bool two_buffers = cfg.algo != Algo::Merge;  // merge sort alone sorts in place
   const bool stable = cfg.algo != Algo::Merge;
 
-  const std::vector<K> input = make_keys<K>(cfg.dist, count, cfg.seed);
+  const std::vector<K> input = make_keys<K>(cfg.dist, cfg.shared_dist, cfg.dist_name.c_str(), count, cfg.seed);
   peer::DeviceBuffer<K> pristine_keys(count), keys0(count), keys1(two_buffers ? count : 0);
   peer::upload(pristine_keys, input);
   Work<K, V> work;
@@ -588,17 +631,19 @@ bool run_size(const Config& cfg, const Context& ctx, int n, cudaStream_t stream)
   const DeviceSegments segments{device_offsets.get(), int(offsets.size() - 1)};
 
   std::size_t temp_bytes = 0;
-  PEER_CUDA(cub_sort(cfg, nullptr, temp_bytes, work, n, segments, stream));
+  for (const CountType c : cfg.count_types) {
+    std::size_t bytes = 0;
+    PEER_CUDA(cub_sort(cfg, c, nullptr, bytes, work, n, segments, stream));
+    temp_bytes = std::max(temp_bytes, bytes);
+  }
   peer::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
 
   peer::DeviceBuffer<uint4> sweep(std::size_t(cfg.sweep_mb) << 16);
   peer::DeviceBuffer<unsigned> sink(1);
   if (cfg.sweep_mb > 0) PEER_CUDA(cudaMemset(sweep.get(), 0, sweep.bytes()));
 
-  peer::EventTimer timer;
-  std::vector<float> samples;
-  for (int r = 0; r < cfg.warmup + cfg.runs; ++r) {
-    // Restore the unsorted input; enqueued before the start event, so not timed.
+  // Restores the unsorted input; enqueued before the start event, so not timed.
+  const auto restore_input = [&] {
     PEER_CUDA(cudaMemcpyAsync(work.keys[0], pristine_keys.get(), pristine_keys.bytes(), cudaMemcpyDeviceToDevice,
                               stream));
     if constexpr (kHasValues<V>) {
@@ -606,37 +651,67 @@ bool run_size(const Config& cfg, const Context& ctx, int n, cudaStream_t stream)
                                 cudaMemcpyDeviceToDevice, stream));
     }
     if (cfg.sweep_mb > 0) sweep_read<<<1024, 256, 0, stream>>>(sweep.get(), sweep.size(), sink.get());
-    timer.start(stream);
-    PEER_CUDA(cub_sort(cfg, temp.get(), temp_bytes, work, n, segments, stream));
-    timer.stop(stream);
-    const float ms = timer.elapsed_ms();
-    if (r >= cfg.warmup) samples.push_back(ms);
+  };
+
+  // The calls (one per count type) take turns run by run, so that drift reaches each alike.
+  peer::EventTimer timer;
+  std::vector<std::vector<float>> samples(cfg.count_types.size());
+  for (int r = 0; r < cfg.warmup + cfg.runs; ++r) {
+    for (std::size_t c = 0; c < cfg.count_types.size(); ++c) {
+      restore_input();
+      timer.start(stream);
+      PEER_CUDA(cub_sort(cfg, cfg.count_types[c], temp.get(), temp_bytes, work, n, segments, stream));
+      timer.stop(stream);
+      const float ms = timer.elapsed_ms();
+      if (r >= cfg.warmup) samples[c].push_back(ms);
+    }
   }
   PEER_CUDA(cudaStreamSynchronize(stream));
   PEER_CUDA(cudaGetLastError());
 
-  const std::vector<K> out_keys = peer::download(work.keys[work.current], count);
   // Merge sort's < orders the keys drawn here (no NaNs) as CUB's rank of the whole key does.
   const BitRange bits = bit_range<K>(cfg);
   const CubRank<K> rank{bits, cfg.order == Order::Descending};
-  std::string failure;
-  if constexpr (kHasValues<V>) {
-    const std::vector<V> out_values = peer::download(work.values[work.current], count);
-    failure = segmented ? check_segments(offsets,
-                                         [&](std::size_t first, std::size_t last) {
-                                           return check_pairs(input, out_keys, out_values, first, last, rank, stable);
-                                         })
-                        : check_pairs(input, out_keys, out_values, 0, count, rank, stable);
-  } else {
-    failure = segmented ? check_segmented_keys(input, out_keys, offsets, rank)
-                        : check_keys_only(input, out_keys, rank, stable);
+  const auto check_output = [&]() -> std::string {
+    const std::vector<K> out_keys = peer::download(work.keys[work.current], count);
+    if constexpr (kHasValues<V>) {
+      const std::vector<V> out_values = peer::download(work.values[work.current], count);
+      return segmented ? check_segments(offsets,
+                                        [&](std::size_t first, std::size_t last) {
+                                          return check_pairs(input, out_keys, out_values, first, last, rank, stable);
+                                        })
+                       : check_pairs(input, out_keys, out_values, 0, count, rank, stable);
+    } else {
+      return segmented ? check_segmented_keys(input, out_keys, offsets, rank)
+                       : check_keys_only(input, out_keys, rank, stable);
+    }
+  };
+  // Each call's output is checked, the last timed run's for the last call, one more run for the others.
+  std::string failure = check_output();
+  for (std::size_t c = 0; c + 1 < cfg.count_types.size() && failure.empty(); ++c) {
+    restore_input();
+    PEER_CUDA(cub_sort(cfg, cfg.count_types[c], temp.get(), temp_bytes, work, n, segments, stream));
+    PEER_CUDA(cudaStreamSynchronize(stream));
+    failure = check_output();
   }
 
-  const peer::Summary t = peer::summarize(samples);
+  std::vector<peer::Summary> times;
+  for (const auto& s : samples) times.push_back(peer::summarize(s));
+  std::size_t best = 0;
+  for (std::size_t c = 1; c < times.size(); ++c) best = times[c].median_ms < times[best].median_ms ? c : best;
+  const peer::Summary t = times[best];
+  const auto count_name = [&](CountType c) {
+    return cfg.algo == Algo::Segmented ? "int64" : c == CountType::Int64 ? "int64" : "int";
+  };
+  // Each call's median beside the fastest's, where more than one was timed.
+  std::string each;
+  for (std::size_t c = 0; c < times.size() && times.size() > 1; ++c) {
+    each += std::string(",\"median_ms_") + count_name(cfg.count_types[c]) + "\":" + peer::json_number(times[c].median_ms);
+  }
   std::printf(
       "{\"peer\":\"cub\",\"algorithm\":%s,\"key_type\":%s,\"value_type\":%s,\"order\":%s,\"dist\":%s,"
       "\"n\":%d,\"median_ms\":%s,\"min_ms\":%s,\"runs\":%d,\"verified\":%s,\"device\":%s,"
-      "\"cuda_runtime\":%d,\"cub_version\":%d,\"tile\":%s,\"begin_bit\":%d,\"end_bit\":%d,\"count_type\":%s,"
+      "\"cuda_runtime\":%d,\"cub_version\":%d,\"tile\":%s,\"begin_bit\":%d,\"end_bit\":%d,\"count_type\":\"%s\"%s,"
       "\"segments\":%s,\"segment_count\":%d}\n",
       peer::json_string("cub_" + cfg.algo_name).c_str(), peer::json_string(cfg.key_name).c_str(),
       peer::json_string(cfg.value_name).c_str(), peer::json_string(cfg.order_name).c_str(),
@@ -644,8 +719,7 @@ bool run_size(const Config& cfg, const Context& ctx, int n, cudaStream_t stream)
       peer::json_number(t.min_ms).c_str(), cfg.runs, failure.empty() ? "true" : "false",
       peer::json_string(ctx.device).c_str(), ctx.runtime, int(CUB_VERSION),
       peer::json_string(cfg.tile.empty() ? "cub" : cfg.tile).c_str(), bits.begin, bits.end,
-      cfg.algo == Algo::Segmented ? "\"int64\"" : "\"int\"", peer::json_string(cfg.segments_name).c_str(),
-      segments.count);
+      count_name(cfg.count_types[best]), each.c_str(), peer::json_string(cfg.segments_name).c_str(), segments.count);
   std::fflush(stdout);
   if (!failure.empty()) {
     std::fprintf(stderr, "%s: error: wrong result for n=%d: %s\n", kProgram, n, failure.c_str());
@@ -723,6 +797,19 @@ void parse_segments(const std::string& text, Config& cfg) {
   }
 }
 
+// --count int|int64|best: the radix sort's num_items type, or both (the faster reported); the
+// other algos take one count type each.
+void parse_count_type(const std::string& text, Config& cfg) {
+  const int choice = choose<int>("--count", text, {{"int", 0}, {"int64", 1}, {"best", 2}});
+  if (cfg.algo != Algo::Radix) {
+    if (text != "best") throw peer::Error("--count: only for --algo radix");
+    return;
+  }
+  cfg.count_types = choice == 0   ? std::vector<CountType>{CountType::Int}
+                    : choice == 1 ? std::vector<CountType>{CountType::Int64}
+                                  : std::vector<CountType>{CountType::Int, CountType::Int64};
+}
+
 Config parse(peer::Args& args) {
   Config cfg;
   cfg.algo_name = args.get("--algo", "radix");
@@ -740,12 +827,17 @@ Config parse(peer::Args& args) {
   cfg.order_name = args.get("--order", "asc");
   cfg.order = choose<Order>("--order", cfg.order_name, {{"asc", Order::Ascending}, {"desc", Order::Descending}});
   cfg.dist_name = args.get("--dist", "uniform");
-  cfg.dist = choose<Dist>("--dist", cfg.dist_name,
-                          {{"uniform", Dist::Uniform},
-                           {"sorted", Dist::Sorted},
-                           {"reverse", Dist::Reverse},
-                           {"few", Dist::Few},
-                           {"equal", Dist::Equal}});
+  if (const auto shared = vkc::bench::parse_key_dist(cfg.dist_name)) {
+    cfg.dist = Dist::Shared;
+    cfg.shared_dist = *shared;
+  } else {
+    cfg.dist = choose<Dist>("--dist", cfg.dist_name,
+                            {{"uniform", Dist::Uniform},
+                             {"sorted", Dist::Sorted},
+                             {"reverse", Dist::Reverse},
+                             {"few", Dist::Few},
+                             {"equal", Dist::Equal}});
+  }
   cfg.sizes = peer::parse_sizes(args.require("--n"), "--n");
   for (const std::uint64_t n : cfg.sizes) {
     if (n > std::uint64_t(INT_MAX)) throw peer::Error("--n: sizes above 2147483647 are not supported");
@@ -756,9 +848,12 @@ Config parse(peer::Args& args) {
   cfg.sweep_mb = parse_count(args, "--sweep-mb", "0", 0);
   parse_bits(args.get("--bits", ""), cfg);
   parse_segments(args.get("--segments", ""), cfg);
+  parse_count_type(args.get("--count", "best"), cfg);
   cfg.tile = args.get("--tile", "");
   if (!cfg.tile.empty()) {
-    choose<int>("--tile", cfg.tile, {{"384x12", 0}, {"384x15", 0}, {"384x16", 0}, {"448x18", 0}, {"384x23", 0}});
+    choose<int>("--tile", cfg.tile,
+                {{"384x12", 0}, {"384x15", 0}, {"384x16", 0}, {"384x19", 0}, {"384x20", 0}, {"448x18", 0}, {"512x20", 0},
+                 {"384x23", 0}});
     if (cfg.algo != Algo::Radix || cfg.key_name != "u32" || cfg.value_name == "u64" || cfg.order != Order::Ascending) {
       throw peer::Error("--tile: only for ascending radix sorts of u32 keys, alone or with u32 values");
     }

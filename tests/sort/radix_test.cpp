@@ -18,6 +18,9 @@
 #include "support/gpu_test.hpp"
 
 namespace vkc::test {
+namespace layout {
+#include "radix_layout.h"
+}  // namespace layout
 namespace {
 
 // A policy the tests construct: an edit of the device class's policy, and what the sort's
@@ -265,6 +268,48 @@ TEST_P(RadixSortTest, SkipsPassesWhoseDigitIsTheSameForEveryKey) {
     std::vector<std::uint32_t> keys(n);
     for (auto& k : keys) k = (static_cast<std::uint32_t>(rng()) & 0x00FF0000u) | 0x01000010u;
     expect_pairs_with_wide_values(keys, SortOrder::descending);
+  }
+}
+
+// What the GPU dispatches for each pass: the grid that the histogram's last workgroup writes into
+// the state, which starts the radix sort's part of the temporary buffer (radix_layout.h). A pass whose digit every key shares
+// must get no workgroups; only an odd count of running passes gives one of them work, as the copy
+// that leaves the data in the caller's buffer. Recorded with the count on the host and on the GPU.
+TEST_P(RadixSortTest, DispatchesNoScatterForAPassWhoseDigitEveryKeyShares) {
+  auto rng = rng_for_current_test();
+  constexpr std::size_t n = 20000;
+  for (bool indirect : {false, true}) {
+    for (std::uint32_t mask : {0x00000000u, 0x000000FFu, 0x00FF0000u, 0xFF00FF00u, 0x00FFFFFFu, 0xFFFFFFFFu}) {
+      std::vector<std::uint32_t> input(n);
+      for (auto& k : input) k = (static_cast<std::uint32_t>(rng()) & mask) | (0x5A5A5A5Au & ~mask);
+      const SortDesc desc{KeyType::u32, ValueType::none, n, options()};
+      Buffer keys = ctx().create_buffer(n * 4);
+      Buffer count = ctx().create_buffer(4);
+      Buffer temporary = ctx().create_buffer(temporary_bytes(desc));
+      ctx().upload(keys, std::span<const std::uint32_t>(input));
+      ctx().upload(count, std::span<const std::uint32_t>(std::vector<std::uint32_t>{n}));
+      ctx().run([&](Recorder& r) {
+        const SortBuffers buffers{{keys.handle()}, {}, {temporary.handle()}};
+        if (indirect) record_indirect(r, desc, {count.handle()}, buffers);
+        else record(r, desc, n, buffers);
+        record_barrier_before_download(r.commands());
+      });
+      std::vector<std::uint32_t> output(n);
+      ctx().download(keys, std::span<std::uint32_t>(output));
+      ASSERT_TRUE(keys_sorted(input, output, SortOrder::ascending)) << std::hex << "mask=" << mask;
+
+      std::vector<std::uint32_t> state(layout::STATE_TILES);
+      ctx().download(temporary, state.data(), state.size() * 4, sorting::kScratchOffset);
+      int running = 0, skipped_with_work = 0;
+      for (std::uint32_t pass = 0; pass < 4; ++pass) {
+        const bool varies = ((mask >> (8 * pass)) & 0xFFu) != 0;
+        const std::uint32_t groups = state[layout::STATE_DISPATCH + 3 * pass];
+        running += varies;
+        if (varies) EXPECT_GT(groups, 0u) << std::hex << "mask=" << mask << " pass " << pass;
+        else skipped_with_work += groups != 0;
+      }
+      EXPECT_EQ(skipped_with_work, running % 2) << std::hex << "mask=" << mask << (indirect ? " indirect" : "");
+    }
   }
 }
 
