@@ -12,7 +12,7 @@
 #     OUT   the folder for ours-*.csv and *.txt (the tables), cub-*.jsonl, kernels-*.txt,
 #           steps-*.txt, tiles-*.txt and env.txt
 # Environment: ISSUE53_BUDGET_S (default 540: no case starts after it), ISSUE53_RUNS (default 15),
-# ISSUE53_CASES (table: names of the cases to run, default all).
+# ISSUE53_CASES (table: names of the cases to run, default all; splat-bits is CUB alone).
 #
 # One device call (PACK and the Vulkan loader's .debs, .gl, named in `carry`):
 #   for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig;
@@ -75,7 +75,7 @@ table() {
   table_case splat-u32 u64 u32 splat
   table_case u32-u32 u32 u32 uniform
   # A renderer that knows its tile count passes CUB the key's bits (32 + 13 for 8,160 tiles).
-  if wanted splat-u32 && in_budget "splat bits"; then
+  if wanted splat-bits && in_budget "splat bits"; then
     "$CUB" --key u64 --value u32 --dist splat --bits 0:45 --n 16777216,67108864,268435456 --runs "$RUNS" \
       > "$OUT/cub-splat-u32-bits45.jsonl" 2>&1 || echo "cub splat bits failed" >&2
   fi
