@@ -34,6 +34,15 @@ struct KeyBits {
   // bits; descending reverses the numbers, whose images fill the same range [image of -inf,
   // image of +inf] either way, so the NaNs stay above them, in the same order.
   Bits rank(Bits bits, bool descending) const { return Bits(image(bits, descending) & range); }
+  // The canonical key whose uncut rank is `r`: rank's inverse where `range` is the whole key. A
+  // NaN's image has the sign bit set and more than the exponent below it, in both orders.
+  Bits unrank(Bits r, bool descending) const {
+    if (kind == KeyKind::unsigned_int) return descending ? Bits(~r) : r;
+    if (kind == KeyKind::signed_int) return descending ? Bits(~r ^ kSign) : Bits(r ^ kSign);
+    if ((r & kSign) && Bits(r & ~kSign) > exponent) return Bits(r & ~kSign);
+    const Bits ordered = descending ? Bits(~r) : r;
+    return (ordered & kSign) ? Bits(ordered & ~kSign) : Bits(~ordered);
+  }
 
  private:
   Bits image(Bits bits, bool descending) const {

@@ -10,6 +10,7 @@
 
 #include "core/state.hpp"
 #include "core/transfer.hpp"
+#include "sort/key_bits.hpp"
 #include "sort/key_types.hpp"
 #include "sort/segmented.hpp"
 #include "sort/workspace.hpp"
@@ -255,27 +256,6 @@ void sort_batches(Context& ctx, const HostJob& job, const std::vector<Piece>& pi
 namespace vkc::sorting {
 namespace {
 
-// keys.glsl's to_ordered_narrow and from_ordered_narrow for one key type's row.
-template <class Row>
-std::uint32_t to_ordered_narrow(std::uint32_t bits, bool descending) {
-  const std::uint32_t sign = Row::sign, all = (std::uint32_t{1} << Row::width) - 1;
-  if (Row::has_nan && (bits & ~sign) > Row::exponent) return bits | sign;
-  std::uint32_t t = bits;
-  if (Row::kind == KeyKind::signed_int) t ^= sign;
-  if (Row::kind == KeyKind::floating) t = (bits & sign) ? ~bits & all : bits | sign;
-  return descending ? ~t & all : t;
-}
-
-template <class Row>
-std::uint32_t from_ordered_narrow(std::uint32_t t, bool descending) {
-  const std::uint32_t sign = Row::sign, all = (std::uint32_t{1} << Row::width) - 1;
-  if (Row::has_nan && t > (sign | Row::exponent)) return t & ~sign;
-  const std::uint32_t u = descending ? ~t & all : t;
-  if (Row::kind == KeyKind::signed_int) return u ^ sign;
-  if (Row::kind == KeyKind::floating) return (u & sign) ? u ^ sign : ~u & all;
-  return u;
-}
-
 void sort_pieces(Context& ctx, const HostJob& job, const std::vector<Piece>& pieces);
 
 // 8- and 16-bit keys: their ordered images sorted as 32-bit keys, ascending, and mapped back
@@ -284,10 +264,11 @@ template <class Row>
 void sort_narrow_pieces(Context& ctx, const HostJob& job, const std::vector<Piece>& pieces) {
   using Bits = typename Row::bits;
   const bool descending = job.options.order == SortOrder::descending;
+  const KeyBits<Bits> order{Row::kind, Row::exponent};  // whole keys: segmented sorts take no bit range
   const auto* keys = static_cast<const Bits*>(job.keys);
   std::vector<std::uint32_t> images(job.count);
   for (const Piece& p : pieces) {
-    for (std::uint64_t i = p.begin; i < p.end; ++i) images[i] = to_ordered_narrow<Row>(keys[i], descending);
+    for (std::uint64_t i = p.begin; i < p.end; ++i) images[i] = order.rank(order.canonical(keys[i]), descending);
   }
   HostJob wide = job;
   wide.key_type = KeyType::u32;
@@ -297,7 +278,7 @@ void sort_narrow_pieces(Context& ctx, const HostJob& job, const std::vector<Piec
   if (!job.writes_keys()) return;
   auto* out = static_cast<Bits*>(job.keys);
   for (const Piece& p : pieces) {
-    for (std::uint64_t i = p.begin; i < p.end; ++i) out[i] = static_cast<Bits>(from_ordered_narrow<Row>(images[i], descending));
+    for (std::uint64_t i = p.begin; i < p.end; ++i) out[i] = order.unrank(static_cast<Bits>(images[i]), descending);
   }
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "sort/algorithm.hpp"
+#include "sort/key_bits.hpp"
 
 namespace vkc::test {
 namespace {
@@ -78,6 +79,45 @@ TEST(KeyTypes, AnUnknownKeyTypeIsAnError) {
   EXPECT_THROW(to_string(unknown), Error);
   EXPECT_THROW(sorting::key_kind(unknown), Error);
   EXPECT_THROW(value_bytes(static_cast<ValueType>(99)), Error);
+}
+
+}  // namespace
+}  // namespace vkc::test
+
+namespace vkc::test {
+namespace {
+
+// KeyBits::unrank undoes rank for every canonical 8- and 16-bit key in both orders: the segmented
+// sorts' narrow keys travel through their ranks and back.
+template <class Bits>
+void expect_unrank_inverts_rank(KeyType type) {
+  SCOPED_TRACE(std::string(to_string(type)));
+  const auto bits = sorting::with_key_bits(type, SortOptions{}, [](auto b) {
+    if constexpr (std::is_same_v<decltype(b), sorting::KeyBits<Bits>>) return b;
+    else return sorting::KeyBits<Bits>{};
+  });
+  for (bool descending : {false, true}) {
+    std::set<Bits> ranks;
+    for (std::uint32_t k = 0; k <= Bits(~Bits{0}); ++k) {
+      const Bits key = bits.canonical(Bits(k));
+      const Bits rank = bits.rank(key, descending);
+      ASSERT_EQ(bits.unrank(rank, descending), key) << std::hex << "key 0x" << k << (descending ? " descending" : "");
+      ranks.insert(rank);
+    }
+    // Distinct canonical keys have distinct ranks: only the negative NaNs (one per nonzero
+    // mantissa) fold into the positive ones.
+    const std::size_t negative_nans = bits.kind == sorting::KeyKind::floating ? Bits(~bits.kSign & ~bits.exponent) : 0;
+    EXPECT_EQ(ranks.size(), std::size_t(Bits(~Bits{0})) + 1 - negative_nans);
+  }
+}
+
+TEST(KeyBits, UnrankInvertsRankForEveryNarrowKey) {
+  expect_unrank_inverts_rank<std::uint8_t>(KeyType::u8);
+  expect_unrank_inverts_rank<std::uint8_t>(KeyType::i8);
+  expect_unrank_inverts_rank<std::uint16_t>(KeyType::u16);
+  expect_unrank_inverts_rank<std::uint16_t>(KeyType::i16);
+  expect_unrank_inverts_rank<std::uint16_t>(KeyType::f16);
+  expect_unrank_inverts_rank<std::uint16_t>(KeyType::bf16);
 }
 
 }  // namespace
