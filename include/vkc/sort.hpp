@@ -16,6 +16,15 @@
 // argsort through them gives the stable permutation. `bitonic` and `bitonic_transpose` are not
 // stable: equal keys may come out in any order (their values with them).
 //
+// ## radix: passes the keys make trivial
+// The radix sort counts every 8-bit digit of every key in one read first, and a pass whose
+// digit all keys share moves nothing and dispatches no workgroups: u32 keys below 2^16 take two
+// passes, u64 keys below 2^32 four, keys that are all equal none. The GPU decides, in the
+// recorded API too. Where an odd number of passes would run, one of the skipped passes copies
+// the keys instead (a read and a write at copy speed), so the result ends in the caller's buffer.
+// No bit range is needed for keys whose high bits are zero; SortOptions::begin_bit and end_bit
+// sort by part of a key that is not.
+//
 // ## odd_even: cost, and when to choose it
 // Each workgroup sorts a tile of B elements in shared memory by odd-even transposition (B fills
 // shared memory on a GPU: 6142 32-bit or 4094 64-bit keys in 48 KiB; 512 on a CPU device), then
