@@ -246,6 +246,28 @@ std::vector<std::uint64_t> argsort64(Context& ctx, std::span<const T> keys, cons
 }
 
 // ---------------------------------------------------------------------------------------------
+// Several devices (DeviceSet, device_set.hpp). The elements are split by key into one contiguous
+// range of the output per device, balanced in elements: splitters sampled from the keys, and keys
+// equal to a splitter divided by input position, so that even all-equal keys split evenly. Each
+// device sorts its range with the functions above, all at once, and the results land in place.
+// The same contract, stability (where the algorithm is stable) and sizes as on one device; the
+// partition passes through host memory first (a read of the keys, then a read and a write of
+// every array). One device in the set: the single-device function.
+
+class DeviceSet;
+
+/// sort() over the devices of `devices`.
+void sort(DeviceSet& devices, KeyType type, void* keys, std::uint64_t count, const SortOptions& options = {});
+
+/// sort_pairs() over the devices of `devices`.
+void sort_pairs(DeviceSet& devices, KeyType key_type, void* keys, ValueType value_type, void* values,
+                std::uint64_t count, const SortOptions& options = {});
+
+/// argsort64() over the devices of `devices`: the stable permutation (`automatic` means radix).
+std::vector<std::uint64_t> argsort64(DeviceSet& devices, KeyType type, const void* keys, std::uint64_t count,
+                                     const SortOptions& options = {});
+
+// ---------------------------------------------------------------------------------------------
 // Segmented sorts: many independent pieces of one host array, each sorted on its own (every
 // row of a matrix: np.sort(a, axis=-1); or CUB's DeviceSegmentedSort's begin/end offsets).
 //

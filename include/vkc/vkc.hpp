@@ -2,5 +2,6 @@
 #pragma once
 
 #include "vkc/context.hpp"
+#include "vkc/device_set.hpp"
 #include "vkc/nbody.hpp"
 #include "vkc/sort.hpp"

@@ -1,0 +1,264 @@
+// Sorting host arrays on a DeviceSet (sort.hpp): the elements are partitioned by key, through
+// host memory, into one contiguous range of the output per device, and each device sorts its
+// range with the single-device functions, all at once, one thread each.
+//
+// The partition: splitters sampled from the keys' ordered images (key_bits.hpp, so the order
+// contract, the order and a bit range hold as in one device's sort) cut the keys into slots:
+// between two splitter values, or equal to one. Every element then has a place: a slot's elements
+// keep their input order, slots follow the key order. For keys equal to a splitter that place is
+// exactly their place in the sorted output, so a device's range may begin or end inside such a
+// run of equal keys: the ranges come out balanced in elements even when every key is equal, and
+// stable, since equal keys share a slot and keep their input order within it.
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "sort/device_set_sort.hpp"
+#include "sort/key_bits.hpp"
+#include "sort/key_types.hpp"
+#include "vkc/device_set.hpp"
+#include "vkc/sort.hpp"
+
+namespace vkc {
+namespace {
+
+constexpr std::uint64_t kSamplesPerDevice = 256;
+constexpr std::uint64_t kChunkElements = 1u << 16;  // the least a partitioning thread takes
+
+// Each device's range of the partitioned arrays: [bounds[d], bounds[d + 1]).
+struct Partition {
+  std::vector<std::uint64_t> bounds;
+};
+
+// Runs f(t) for t in [0, count), each on a thread of its own, and rethrows the first error.
+template <class F>
+void on_threads(std::size_t count, F f) {
+  std::vector<std::exception_ptr> errors(count);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < count; ++t) {
+    threads.emplace_back([&, t] {
+      try {
+        f(t);
+      } catch (...) {
+        errors[t] = std::current_exception();
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (auto& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+}
+
+template <class Bits>
+class Partitioner {
+ public:
+  Partitioner(sorting::KeyBits<Bits> bits, bool descending, const void* keys, std::uint64_t count, std::size_t devices)
+      : bits_(bits), descending_(descending), keys_(keys), count_(count), devices_(devices) {
+    const std::uint64_t by_size = std::max<std::uint64_t>(1, count / kChunkElements);
+    chunks_ = std::max<std::size_t>(1, std::min<std::uint64_t>(std::max(1u, std::thread::hardware_concurrency()), by_size));
+  }
+
+  // Partitions, calling place(i, q) for every element, and returns each device's range.
+  template <class Place>
+  Partition run(Place place) {
+    choose_splitters();
+    count_slots();
+    const Partition partition{device_bounds()};
+    scatter(place);
+    return partition;
+  }
+
+ private:
+  Bits rank(std::uint64_t i) const { return bits_.rank(bits_.canonical(Bits(load(i))), descending_); }
+  std::uint64_t load(std::uint64_t i) const { return sorting::KeyBits<Bits>::load(keys_, i); }
+  std::uint64_t chunk_begin(std::size_t c) const { return count_ * c / chunks_; }
+
+  // Slot 2u + 1 holds the keys equal to splitter value u; slot 2u those between values u - 1 and u.
+  std::size_t slot(Bits r) const {
+    const auto at = std::lower_bound(values_.begin(), values_.end(), r);
+    const auto u = std::size_t(at - values_.begin());
+    return at != values_.end() && *at == r ? 2 * u + 1 : 2 * u;
+  }
+
+  // devices - 1 splitters at the quantiles of a sample of evenly spaced keys; `values_` holds
+  // them sorted and distinct, `splitter_value_` each one's index there.
+  void choose_splitters() {
+    const std::uint64_t samples = std::min<std::uint64_t>(count_, kSamplesPerDevice * devices_);
+    std::vector<Bits> sample(samples);
+    for (std::uint64_t s = 0; s < samples; ++s) sample[s] = rank(count_ * s / samples);
+    std::sort(sample.begin(), sample.end());
+    std::vector<Bits> splitters;
+    for (std::size_t j = 1; j < devices_ && samples > 0; ++j) splitters.push_back(sample[samples * j / devices_]);
+    values_ = splitters;
+    values_.erase(std::unique(values_.begin(), values_.end()), values_.end());
+    for (Bits s : splitters) {
+      splitter_value_.push_back(std::size_t(std::lower_bound(values_.begin(), values_.end(), s) - values_.begin()));
+    }
+  }
+
+  // How many keys of each chunk fall in each slot, then each slot's first place per chunk.
+  void count_slots() {
+    const std::size_t slots = 2 * values_.size() + 1;
+    offsets_.assign(chunks_, std::vector<std::uint64_t>(slots, 0));
+    on_threads(chunks_, [&](std::size_t c) {
+      for (std::uint64_t i = chunk_begin(c); i < chunk_begin(c + 1); ++i) ++offsets_[c][slot(rank(i))];
+    });
+    slot_first_.assign(slots + 1, 0);
+    std::uint64_t place = 0;
+    for (std::size_t s = 0; s < slots; ++s) {
+      slot_first_[s] = place;
+      for (std::size_t c = 0; c < chunks_; ++c) {
+        const std::uint64_t n = offsets_[c][s];
+        offsets_[c][s] = place;
+        place += n;
+      }
+    }
+    slot_first_[slots] = place;
+  }
+
+  // Device d's range ends at the d-th of `devices` even shares, moved into the run of keys equal
+  // to its splitter: a range boundary inside such a run is a place in the sorted output.
+  std::vector<std::uint64_t> device_bounds() const {
+    std::vector<std::uint64_t> bounds{0};
+    for (std::size_t j = 0; j + 1 < devices_; ++j) {
+      const std::uint64_t even = count_ * (j + 1) / devices_;
+      if (j >= splitter_value_.size()) {  // fewer keys than splitters: the rest get nothing
+        bounds.push_back(count_);
+        continue;
+      }
+      const std::size_t equal = 2 * splitter_value_[j] + 1;
+      bounds.push_back(std::clamp(even, slot_first_[equal], slot_first_[equal + 1]));
+    }
+    bounds.push_back(count_);
+    return bounds;
+  }
+
+  template <class Place>
+  void scatter(Place place) {
+    on_threads(chunks_, [&](std::size_t c) {
+      std::vector<std::uint64_t>& next = offsets_[c];
+      for (std::uint64_t i = chunk_begin(c); i < chunk_begin(c + 1); ++i) place(i, next[slot(rank(i))]++);
+    });
+  }
+
+  sorting::KeyBits<Bits> bits_;
+  bool descending_;
+  const void* keys_;
+  std::uint64_t count_;
+  std::size_t devices_, chunks_ = 1;
+  std::vector<Bits> values_;
+  std::vector<std::size_t> splitter_value_;
+  std::vector<std::vector<std::uint64_t>> offsets_;  // [chunk][slot]: the next place
+  std::vector<std::uint64_t> slot_first_;
+};
+
+// Partitions `count` keys of `type` for the devices, calling place(i, q) for each element.
+template <class Place>
+Partition partition(KeyType type, const SortOptions& options, const void* keys, std::uint64_t count,
+                    std::size_t devices, Place place) {
+  const bool descending = options.order == SortOrder::descending;
+  return sorting::with_key_bits(type, options, [&](auto bits) {
+    using Bits = std::remove_cv_t<decltype(bits.range)>;
+    return Partitioner<Bits>(bits, descending, keys, count, devices).run(place);
+  });
+}
+
+}  // namespace
+
+namespace sorting {
+
+std::vector<std::uint64_t> device_bounds(KeyType type, const SortOptions& options, const void* keys,
+                                         std::uint64_t count, std::size_t devices) {
+  return partition(type, options, keys, count, devices, [](std::uint64_t, std::uint64_t) {}).bounds;
+}
+
+}  // namespace sorting
+
+namespace {
+
+// Runs f(context, first, count) for every device whose range is not empty, all at once.
+template <class F>
+void on_devices(DeviceSet& set, const Partition& p, F f) {
+  on_threads(set.size(), [&](std::size_t d) {
+    const std::uint64_t first = p.bounds[d], count = p.bounds[d + 1] - first;
+    if (count) f(set[d], first, count);
+  });
+}
+
+void check_arrays(const void* keys, std::uint64_t count, const char* what) {
+  if (count && !keys) throw Error(std::string(what) + ": null array for " + std::to_string(count) + " elements");
+}
+
+}  // namespace
+
+void sort(DeviceSet& set, KeyType type, void* keys, std::uint64_t count, const SortOptions& options) {
+  check_arrays(keys, count, "sort");
+  if (set.size() <= 1 || count == 0) {
+    if (set.size() == 1) sort(set[0], type, keys, count, options);
+    return;
+  }
+  const std::size_t width = key_bytes(type);
+  std::vector<std::byte> moved(count * width);
+  const auto* in = static_cast<const std::byte*>(keys);
+  const Partition p = partition(type, options, keys, count, set.size(), [&](std::uint64_t i, std::uint64_t q) {
+    std::memcpy(moved.data() + q * width, in + i * width, width);
+  });
+  auto* out = static_cast<std::byte*>(keys);
+  on_devices(set, p, [&](Context& ctx, std::uint64_t first, std::uint64_t n) {
+    sort_to(ctx, type, moved.data() + first * width, out + first * width, n, options);
+  });
+}
+
+void sort_pairs(DeviceSet& set, KeyType key_type, void* keys, ValueType value_type, void* values,
+                std::uint64_t count, const SortOptions& options) {
+  check_arrays(keys, count, "sort_pairs");
+  check_arrays(values, count, "sort_pairs");
+  if (value_type == ValueType::none) throw Error("sort_pairs: the value type is none");
+  if (set.size() <= 1 || count == 0) {
+    if (set.size() == 1) sort_pairs(set[0], key_type, keys, value_type, values, count, options);
+    return;
+  }
+  const std::size_t kw = key_bytes(key_type), vw = value_bytes(value_type);
+  std::vector<std::byte> moved_keys(count * kw), moved_values(count * vw);
+  const auto* key_in = static_cast<const std::byte*>(keys);
+  const auto* value_in = static_cast<const std::byte*>(values);
+  const Partition p = partition(key_type, options, keys, count, set.size(), [&](std::uint64_t i, std::uint64_t q) {
+    std::memcpy(moved_keys.data() + q * kw, key_in + i * kw, kw);
+    std::memcpy(moved_values.data() + q * vw, value_in + i * vw, vw);
+  });
+  auto* key_out = static_cast<std::byte*>(keys);
+  auto* value_out = static_cast<std::byte*>(values);
+  on_devices(set, p, [&](Context& ctx, std::uint64_t first, std::uint64_t n) {
+    sort_pairs_to(ctx, key_type, moved_keys.data() + first * kw, key_out + first * kw, value_type,
+                  moved_values.data() + first * vw, value_out + first * vw, n, options);
+  });
+}
+
+std::vector<std::uint64_t> argsort64(DeviceSet& set, KeyType type, const void* keys, std::uint64_t count,
+                                     const SortOptions& options) {
+  check_arrays(keys, count, "argsort64");
+  if (set.size() <= 1 || count == 0) return set.size() == 1 ? argsort64(set[0], type, keys, count, options)
+                                                            : std::vector<std::uint64_t>{};
+  // The stable permutation, as argsort64 on one device gives it: automatic means radix here.
+  SortOptions stable = options;
+  if (stable.algorithm == SortAlgorithm::automatic) stable.algorithm = SortAlgorithm::radix;
+  const std::size_t width = key_bytes(type);
+  std::vector<std::byte> moved(count * width);
+  std::vector<std::uint64_t> indices(count);
+  const auto* in = static_cast<const std::byte*>(keys);
+  const Partition p = partition(type, options, keys, count, set.size(), [&](std::uint64_t i, std::uint64_t q) {
+    std::memcpy(moved.data() + q * width, in + i * width, width);
+    indices[q] = i;
+  });
+  on_devices(set, p, [&](Context& ctx, std::uint64_t first, std::uint64_t n) {
+    sort_pairs(ctx, type, moved.data() + first * width, ValueType::u64, indices.data() + first, n, stable);
+  });
+  return indices;
+}
+
+}  // namespace vkc

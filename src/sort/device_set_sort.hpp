@@ -1,0 +1,17 @@
+// The partition behind the sorts on a DeviceSet (device_set_sort.cpp), for tests.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "vkc/sort.hpp"
+
+namespace vkc::sorting {
+
+/// The ranges of the partitioned order that a sort of `count` keys gives each of `devices`
+/// devices: device d sorts [bounds[d], bounds[d + 1]).
+std::vector<std::uint64_t> device_bounds(KeyType type, const SortOptions& options, const void* keys,
+                                         std::uint64_t count, std::size_t devices);
+
+}  // namespace vkc::sorting

@@ -1,0 +1,196 @@
+// Sorting on a DeviceSet: the test's device opened 2, 3 and 4 times, every key type, both orders,
+// keys, pairs and argsort against std::stable_sort under the contract (reference.hpp), with keys
+// that skew the partition (all equal, two values, all in one device's range), counts smaller
+// than the number of devices, and devices capped below their share so that each sorts out of
+// core. Also how device lists are read (choose_devices).
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "sort/device_set_sort.hpp"
+#include "sort/reference.hpp"
+#include "support/gpu_test.hpp"
+#include "vkc/device_set.hpp"
+#include "vkc/sort.hpp"
+
+namespace vkc::test {
+namespace {
+
+// "I,I,...,I": the test's device `copies` times.
+std::string repeated_device(std::size_t copies) {
+  const std::string index = std::to_string(context().info().index);
+  std::string list = index;
+  for (std::size_t i = 1; i < copies; ++i) list += "," + index;
+  return list;
+}
+
+ContextOptions quiet_options(std::uint64_t memory_limit = 0) {
+  ContextOptions options;
+  options.quiet = true;
+  options.device_memory_limit = memory_limit;
+  return options;
+}
+
+// The sets the tests share (a Context each, with validation where the environment asks), opened
+// once per program, and checked for validation messages after every test.
+class DeviceSetTest : public GpuTest {
+ protected:
+  static DeviceSet& devices(std::size_t copies) {
+    static std::vector<std::unique_ptr<DeviceSet>> sets(5);
+    if (!sets.at(copies)) sets[copies] = std::make_unique<DeviceSet>(repeated_device(copies), quiet_options());
+    opened().push_back(sets[copies].get());
+    return *sets[copies];
+  }
+  static std::vector<DeviceSet*>& opened() {
+    static std::vector<DeviceSet*> list;
+    return list;
+  }
+  void TearDown() override {
+    for (DeviceSet* set : opened()) {
+      for (std::size_t d = 0; d < set->size(); ++d) {
+        for (const std::string& m : (*set)[d].take_validation_messages()) ADD_FAILURE() << "validation layer: " << m;
+      }
+    }
+    opened().clear();
+    GpuTest::TearDown();
+  }
+
+  SortOptions options(SortOrder order, SortAlgorithm algorithm = SortAlgorithm::automatic) const {
+    SortOptions o;
+    o.order = order;
+    o.algorithm = algorithm;
+    return o;
+  }
+
+  // Keys, pairs (stably: the values are the input's indices) and argsort64 of `input` on `set`.
+  template <class K>
+  void expect_every_form(DeviceSet& set, const std::vector<K>& input, SortOrder order,
+                         SortAlgorithm algorithm = SortAlgorithm::radix) {
+    SCOPED_TRACE(std::to_string(set.size()) + " devices, n=" + std::to_string(input.size()));
+    auto keys = input;
+    sort(set, key_type_of<K>(), keys.data(), keys.size(), options(order, algorithm));
+    ASSERT_TRUE(keys_sorted(input, keys, order));
+    keys = input;
+    std::vector<std::uint32_t> values(input.size());
+    std::iota(values.begin(), values.end(), 0u);
+    sort_pairs(set, key_type_of<K>(), keys.data(), ValueType::u32, values.data(), keys.size(), options(order, algorithm));
+    ASSERT_TRUE(keys_sorted(input, keys, order));
+    ASSERT_TRUE(permutation_sorts(input, values, order, /*stable=*/true));
+    const auto wide = argsort64(set, key_type_of<K>(), input.data(), input.size(), options(order));
+    ASSERT_TRUE(permutation_sorts(input, std::vector<std::uint32_t>(wide.begin(), wide.end()), order, /*stable=*/true));
+  }
+};
+
+template <class T>
+class DeviceSetKeyTypes : public DeviceSetTest {};
+using KeyTypes = ::testing::Types<std::uint32_t, std::int32_t, float, std::uint64_t, std::int64_t, double,
+                                  std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, Float16, BFloat16>;
+TYPED_TEST_SUITE(DeviceSetKeyTypes, KeyTypes);
+
+TYPED_TEST(DeviceSetKeyTypes, SortsEveryFormInBothOrders) {
+  auto rng = rng_for_current_test();
+  for (std::size_t copies : {2u, 3u}) {
+    for (SortOrder order : {SortOrder::ascending, SortOrder::descending}) {
+      this->expect_every_form(this->devices(copies), make_keys<TypeParam>(9001, Dist::special, rng), order);
+    }
+  }
+}
+
+// Each device's share of the partition, as `devices` devices would get it.
+template <class K>
+std::vector<std::uint64_t> shares(const std::vector<K>& keys, std::size_t devices, SortOrder order) {
+  SortOptions o;
+  o.order = order;
+  const auto bounds = sorting::device_bounds(key_type_of<K>(), o, keys.data(), keys.size(), devices);
+  std::vector<std::uint64_t> out;
+  for (std::size_t d = 0; d + 1 < bounds.size(); ++d) out.push_back(bounds[d + 1] - bounds[d]);
+  return out;
+}
+
+TEST_F(DeviceSetTest, SkewedKeysStillSplitEvenly) {
+  auto rng = rng_for_current_test();
+  DeviceSet& set = devices(4);
+  for (Dist dist : {Dist::equal, Dist::few, Dist::sorted, Dist::reverse}) {
+    SCOPED_TRACE(dist_name(dist));
+    expect_every_form(set, make_keys<std::uint32_t>(20000, dist, rng), SortOrder::ascending);
+  }
+  // All equal, and two values nearly all one of them: the runs of equal keys are cut by position.
+  const std::vector<std::uint64_t> even(4, 5000);
+  EXPECT_EQ(shares(make_keys<std::uint32_t>(20000, Dist::equal, rng), 4, SortOrder::ascending), even);
+  std::vector<std::uint64_t> two(20000, 7);
+  for (std::size_t i = 0; i < two.size(); i += 97) two[i] = 3;
+  EXPECT_EQ(shares(two, 4, SortOrder::descending), even);
+  expect_every_form(set, two, SortOrder::descending);
+  // Distinct keys: the sampled splitters leave each device within a tenth of its even share;
+  // keys that all fall in one narrow range of values are split alike (the splitters follow them).
+  for (std::uint64_t share : shares(make_keys<std::uint32_t>(20000, Dist::uniform, rng), 4, SortOrder::ascending)) {
+    EXPECT_NEAR(double(share), 5000.0, 500.0);
+  }
+  std::vector<std::int32_t> narrow(20000);
+  for (auto& k : narrow) k = 1000 + std::int32_t(rng() % 50);
+  for (std::uint64_t share : shares(narrow, 4, SortOrder::ascending)) EXPECT_NEAR(double(share), 5000.0, 500.0);
+  expect_every_form(set, narrow, SortOrder::ascending);
+}
+
+TEST_F(DeviceSetTest, CountsBelowTheNumberOfDevices) {
+  auto rng = rng_for_current_test();
+  for (std::size_t n : {0u, 1u, 2u, 3u, 5u}) {
+    expect_every_form(devices(4), make_keys<float>(n, Dist::special, rng), SortOrder::descending);
+    expect_every_form(devices(4), make_keys<std::uint16_t>(n, Dist::few, rng), SortOrder::ascending);
+  }
+}
+
+TEST_F(DeviceSetTest, UnstableAlgorithmsSortToo) {
+  auto rng = rng_for_current_test();
+  const auto input = make_keys<double>(12345, Dist::special, rng);
+  for (SortAlgorithm algorithm : {SortAlgorithm::bitonic, SortAlgorithm::automatic}) {
+    auto keys = input;
+    sort(devices(3), KeyType::f64, keys.data(), keys.size(), options(SortOrder::ascending, algorithm));
+    ASSERT_TRUE(keys_sorted(input, keys, SortOrder::ascending));
+  }
+}
+
+TEST_F(DeviceSetTest, EachDeviceSortsItsShareOutOfCore) {
+  auto rng = rng_for_current_test();
+  DeviceSet capped(repeated_device(2), quiet_options(96 << 10));  // below each device's share
+  opened().push_back(&capped);
+  const auto input = make_keys<std::uint32_t>(60000, Dist::uniform, rng);
+  expect_every_form(capped, input, SortOrder::ascending);
+  opened().pop_back();
+  for (std::size_t d = 0; d < capped.size(); ++d) {
+    for (const std::string& m : capped[d].take_validation_messages()) ADD_FAILURE() << "validation layer: " << m;
+  }
+}
+
+TEST_F(DeviceSetTest, OneDeviceIsTheSingleDeviceSort) {
+  auto rng = rng_for_current_test();
+  expect_every_form(devices(1), make_keys<std::int64_t>(5000, Dist::few, rng), SortOrder::descending);
+}
+
+TEST(DeviceLists, ChooseDevicesReadsListsAndAll) {
+  std::vector<DeviceInfo> devices(4);
+  const DeviceType types[] = {DeviceType::cpu, DeviceType::discrete_gpu, DeviceType::integrated_gpu,
+                              DeviceType::discrete_gpu};
+  const char* names[] = {"llvmpipe", "GPU A", "iGPU", "GPU B"};
+  for (std::uint32_t i = 0; i < 4; ++i) {
+    devices[i].index = i;
+    devices[i].type = types[i];
+    devices[i].name = names[i];
+  }
+  EXPECT_EQ(choose_devices(devices, "all"), (std::vector<std::uint32_t>{1, 3}));
+  EXPECT_EQ(choose_devices(devices, "0,2"), (std::vector<std::uint32_t>{0, 2}));
+  EXPECT_EQ(choose_devices(devices, "3,3,3"), (std::vector<std::uint32_t>{3, 3, 3}));
+  EXPECT_EQ(choose_devices(devices, "gpu b,llvm"), (std::vector<std::uint32_t>{3, 0}));
+  EXPECT_THROW(choose_devices(devices, "0,,1"), Error);
+  EXPECT_THROW(choose_devices(devices, "7"), Error);
+  std::vector<DeviceInfo> cpus(2);
+  cpus[0].type = cpus[1].type = DeviceType::cpu;
+  cpus[1].index = 1;
+  EXPECT_EQ(choose_devices(cpus, "all"), (std::vector<std::uint32_t>{0, 1}));
+}
+
+}  // namespace
+}  // namespace vkc::test
