@@ -368,5 +368,39 @@ TEST_F(CliSort, NaNAndSignedZeroOrderMatchesNumPy) {
   }
 }
 
+// --devices: the test's device opened twice and three times; keys, argsort and both orders as
+// NumPy sorts them (its stable sorts under the contract: python/tests/reference.py), and lists
+// that name no device refused before any output exists.
+TEST_F(CliSort, DevicesSortTogetherAsNumPy) {
+  run_numpy(std::string(R"(
+import numpy as np, sys
+d = sys.argv[1]
+sys.path.insert(0, ')") + VKC_PYTHON_TESTS_DIR + R"(')
+from reference import random_keys, sorted_reference, stable_order
+rng = np.random.default_rng(54)
+for t in ('f4', 'i8', 'u2'):
+    x = random_keys(rng, t, 50021)
+    np.save(f'{d}/in_{t}.npy', x)
+    for order in ('asc', 'desc'):
+        np.save(f'{d}/{order}_{t}.npy', sorted_reference(x, order == 'desc'))
+        np.save(f'{d}/arg_{order}_{t}.npy', stable_order(x, order == 'desc').astype(np.uint64))
+)");
+  const std::string index = std::to_string(ctx().info().index);
+  for (const std::string devices : {index + "," + index, index + "," + index + "," + index}) {
+    for (const std::string t : {"f4", "i8", "u2"}) {
+      for (const std::string order : {"asc", "desc"}) {
+        SCOPED_TRACE(devices + " " + t + " " + order);
+        expect_output("--devices " + devices + " --order " + order, "in_" + t + ".npy", order + "_" + t + ".npy");
+        expect_output("--devices " + devices + " --argsort --order " + order, "in_" + t + ".npy",
+                      "arg_" + order + "_" + t + ".npy");
+      }
+    }
+  }
+  std::filesystem::remove(path("out.npy"));
+  expect_refused("sort --devices " + index + ",," + index + " " + path("in_f4.npy") + " -o " + path("out.npy"),
+                 "empty item");
+  expect_refused("sort --devices 99 " + path("in_f4.npy") + " -o " + path("out.npy"), "99");
+}
+
 }  // namespace
 }  // namespace vkc::test

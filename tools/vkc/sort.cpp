@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -22,6 +23,7 @@
 #include "io/npy.hpp"
 #include "io/scratch_file.hpp"
 #include "sort_segments.hpp"
+#include "vkc/device_set.hpp"
 #include "vkc/sort.hpp"
 
 namespace vkc::cli {
@@ -37,6 +39,7 @@ struct SortArgs {
   bool flatten = false;              // an N-D .npy sorted as one array (NumPy's axis=None)
   std::filesystem::path segments;    // --segments OFFSETS.npy, or empty
   std::string indices = "local";     // argsort's numbering in segmented sorts
+  std::string devices;               // --devices LIST, or empty: $VKC_DEVICES, else one device
   std::filesystem::path input;
   std::filesystem::path output;
 };
@@ -275,20 +278,21 @@ void commit_while_releasing(io::AtomicFile& out, std::unique_ptr<Context> ctx) {
   release.join();
 }
 
-// Sorts keys read whole into memory: input from a stream, or output to one where no scratch file
-// can be had.
-void sort_in_memory(Context& ctx, const SortArgs& args, const Common& common, io::ArrayReader& reader,
-                    io::AtomicFile& out, const SortOptions& options) {
+// Sorts keys read whole into memory, on one Context or a DeviceSet (`where` names it): input
+// from a stream, output to one where no scratch file can be had, or several devices.
+template <class Devices>
+void sort_in_memory(Devices& on, const std::string& where, const SortArgs& args, const Common& common,
+                    io::ArrayReader& reader, io::AtomicFile& out, const SortOptions& options) {
   const io::DType type = reader.dtype();
   const bool counted = reader.count().has_value();
   io::Array keys = reader.read(host_memory_bytes());
   if (!counted) check_count(args, common, type, keys.count());
-  progress("vkc sort: sorting " + std::to_string(keys.count()) + " keys on " + ctx.info().name);
+  progress("vkc sort: sorting " + std::to_string(keys.count()) + " keys on " + where);
   if (args.argsort) {
-    const auto perm = argsort64(ctx, keys_type(args, reader), keys.bytes.data(), keys.count(), options);
+    const auto perm = argsort64(on, keys_type(args, reader), keys.bytes.data(), keys.count(), options);
     io::write_npy(out, io::DType::u64, std::as_bytes(std::span(perm)), {perm.size()});
   } else {
-    sort(ctx, keys_type(args, reader), keys.bytes.data(), keys.count(), options);
+    sort(on, keys_type(args, reader), keys.bytes.data(), keys.count(), options);
     if (reader.is_npy()) {
       io::write_npy(out, keys.dtype, keys.bytes, {keys.count()});
     } else {
@@ -336,7 +340,7 @@ void sort_by_route(std::unique_ptr<Context> ctx, const SortArgs& args, const Com
     }, out, options);
   } else {
     progress("vkc sort: reading " + args.input.string());
-    sort_in_memory(*ctx, args, common, reader, out, options);
+    sort_in_memory(*ctx, ctx->info().name, args, common, reader, out, options);
   }
   progress("");
   // A regular output that sort_to_file wrote is still open: it is committed here.
@@ -357,6 +361,13 @@ void sort_segments_in_memory(std::unique_ptr<Context> ctx, const SortArgs& args,
                            .global_indices = args.indices == "global", .npy = reader.is_npy()};
   sort_segmented(*ctx, what, keys, options, out);
   progress("");
+}
+
+// The devices to sort on together: --devices, else $VKC_DEVICES; empty: one device (--device).
+std::string device_list(const SortArgs& args) {
+  if (!args.devices.empty()) return args.devices;
+  const char* env = std::getenv("VKC_DEVICES");
+  return env ? env : "";
 }
 
 void run_sort(const SortArgs& args, const Common& common) {
@@ -389,6 +400,13 @@ void run_sort(const SortArgs& args, const Common& common) {
   using Durability = io::AtomicFile::Durability;
   // Its temporary file exists from now until the result is in place.
   io::AtomicFile out(args.output, args.no_sync ? Durability::unsynced : Durability::synced);
+  if (const std::string list = device_list(args); !list.empty()) {
+    if (segmented) throw Error("--devices: rows and segments are sorted on one device (use --flatten for one array)");
+    DeviceSet devices(list);
+    progress("vkc sort: reading " + args.input.string());
+    sort_in_memory(devices, std::to_string(devices.size()) + " devices", args, common, *reader, out, options);
+    return;
+  }
   auto ctx = std::make_unique<Context>(ContextOptions{.device = common.device});
   if (segmented) {
     sort_segments_in_memory(std::move(ctx), args, common, *reader, out, options, std::move(offsets));
@@ -420,6 +438,11 @@ void register_sort(CLI::App& app, Common& common) {
                   "argsort of rows or segments: local (positions within each, 0 outside every segment, as "
                   "np.argsort along an axis) or global (positions in the whole array, outside ones their own)")
       ->check(CLI::IsMember({"local", "global"}));
+  cmd->add_option("--devices", args->devices,
+                  "sort on several devices at once: all (every GPU of the best kind) or a list of indices or names, "
+                  "a device may repeat (0,2; 0,0); the keys are read into memory (default: $VKC_DEVICES, else one "
+                  "device, --device)")
+      ->type_name("LIST");
   cmd->add_flag("--no-sync", args->no_sync,
                 "do not wait for the output to reach the disk before renaming it into place (after a power "
                 "loss the output may be empty or old)");
