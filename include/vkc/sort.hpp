@@ -259,13 +259,25 @@ class DeviceSet;
 /// sort() over the devices of `devices`.
 void sort(DeviceSet& devices, KeyType type, void* keys, std::uint64_t count, const SortOptions& options = {});
 
+/// sort_to() over the devices of `devices` (the arrays may be the same, as for sort_to).
+void sort_to(DeviceSet& devices, KeyType type, const void* keys, void* sorted_keys, std::uint64_t count,
+             const SortOptions& options = {});
+
 /// sort_pairs() over the devices of `devices`.
 void sort_pairs(DeviceSet& devices, KeyType key_type, void* keys, ValueType value_type, void* values,
                 std::uint64_t count, const SortOptions& options = {});
 
+/// sort_pairs_to() over the devices of `devices`.
+void sort_pairs_to(DeviceSet& devices, KeyType key_type, const void* keys, void* sorted_keys, ValueType value_type,
+                   const void* values, void* sorted_values, std::uint64_t count, const SortOptions& options = {});
+
 /// argsort64() over the devices of `devices`: the stable permutation (`automatic` means radix).
 std::vector<std::uint64_t> argsort64(DeviceSet& devices, KeyType type, const void* keys, std::uint64_t count,
                                      const SortOptions& options = {});
+
+/// argsort64_to() over the devices of `devices`.
+void argsort64_to(DeviceSet& devices, KeyType type, const void* keys, std::uint64_t* indices, std::uint64_t count,
+                  const SortOptions& options = {});
 
 // ---------------------------------------------------------------------------------------------
 // Segmented sorts: many independent pieces of one host array, each sorted on its own (every

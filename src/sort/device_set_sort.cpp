@@ -196,10 +196,12 @@ void check_arrays(const void* keys, std::uint64_t count, const char* what) {
 
 }  // namespace
 
-void sort(DeviceSet& set, KeyType type, void* keys, std::uint64_t count, const SortOptions& options) {
-  check_arrays(keys, count, "sort");
+void sort_to(DeviceSet& set, KeyType type, const void* keys, void* sorted_keys, std::uint64_t count,
+             const SortOptions& options) {
+  check_arrays(keys, count, "sort_to");
+  check_arrays(sorted_keys, count, "sort_to");
   if (set.size() <= 1 || count == 0) {
-    if (set.size() == 1) sort(set[0], type, keys, count, options);
+    if (set.size() == 1) sort_to(set[0], type, keys, sorted_keys, count, options);
     return;
   }
   const std::size_t width = key_bytes(type);
@@ -208,19 +210,26 @@ void sort(DeviceSet& set, KeyType type, void* keys, std::uint64_t count, const S
   const Partition p = partition(type, options, keys, count, set.size(), [&](std::uint64_t i, std::uint64_t q) {
     std::memcpy(moved.data() + q * width, in + i * width, width);
   });
-  auto* out = static_cast<std::byte*>(keys);
+  auto* out = static_cast<std::byte*>(sorted_keys);
   on_devices(set, p, [&](Context& ctx, std::uint64_t first, std::uint64_t n) {
     sort_to(ctx, type, moved.data() + first * width, out + first * width, n, options);
   });
 }
 
-void sort_pairs(DeviceSet& set, KeyType key_type, void* keys, ValueType value_type, void* values,
-                std::uint64_t count, const SortOptions& options) {
-  check_arrays(keys, count, "sort_pairs");
-  check_arrays(values, count, "sort_pairs");
-  if (value_type == ValueType::none) throw Error("sort_pairs: the value type is none");
+void sort(DeviceSet& set, KeyType type, void* keys, std::uint64_t count, const SortOptions& options) {
+  sort_to(set, type, keys, keys, count, options);  // the partition reads every key before any is written
+}
+
+void sort_pairs_to(DeviceSet& set, KeyType key_type, const void* keys, void* sorted_keys, ValueType value_type,
+                   const void* values, void* sorted_values, std::uint64_t count, const SortOptions& options) {
+  for (const void* array : {keys, values, static_cast<const void*>(sorted_keys), static_cast<const void*>(sorted_values)}) {
+    check_arrays(array, count, "sort_pairs_to");
+  }
+  if (value_type == ValueType::none) throw Error("sort_pairs_to: the value type is none");
   if (set.size() <= 1 || count == 0) {
-    if (set.size() == 1) sort_pairs(set[0], key_type, keys, value_type, values, count, options);
+    if (set.size() == 1) {
+      sort_pairs_to(set[0], key_type, keys, sorted_keys, value_type, values, sorted_values, count, options);
+    }
     return;
   }
   const std::size_t kw = key_bytes(key_type), vw = value_bytes(value_type);
@@ -231,33 +240,46 @@ void sort_pairs(DeviceSet& set, KeyType key_type, void* keys, ValueType value_ty
     std::memcpy(moved_keys.data() + q * kw, key_in + i * kw, kw);
     std::memcpy(moved_values.data() + q * vw, value_in + i * vw, vw);
   });
-  auto* key_out = static_cast<std::byte*>(keys);
-  auto* value_out = static_cast<std::byte*>(values);
+  auto* key_out = static_cast<std::byte*>(sorted_keys);
+  auto* value_out = static_cast<std::byte*>(sorted_values);
   on_devices(set, p, [&](Context& ctx, std::uint64_t first, std::uint64_t n) {
     sort_pairs_to(ctx, key_type, moved_keys.data() + first * kw, key_out + first * kw, value_type,
                   moved_values.data() + first * vw, value_out + first * vw, n, options);
   });
 }
 
-std::vector<std::uint64_t> argsort64(DeviceSet& set, KeyType type, const void* keys, std::uint64_t count,
-                                     const SortOptions& options) {
-  check_arrays(keys, count, "argsort64");
-  if (set.size() <= 1 || count == 0) return set.size() == 1 ? argsort64(set[0], type, keys, count, options)
-                                                            : std::vector<std::uint64_t>{};
+void sort_pairs(DeviceSet& set, KeyType key_type, void* keys, ValueType value_type, void* values,
+                std::uint64_t count, const SortOptions& options) {
+  sort_pairs_to(set, key_type, keys, keys, value_type, values, values, count, options);
+}
+
+void argsort64_to(DeviceSet& set, KeyType type, const void* keys, std::uint64_t* indices, std::uint64_t count,
+                  const SortOptions& options) {
+  check_arrays(keys, count, "argsort64_to");
+  check_arrays(indices, count, "argsort64_to");
+  if (set.size() <= 1 || count == 0) {
+    if (set.size() == 1) argsort64_to(set[0], type, keys, indices, count, options);
+    return;
+  }
   // The stable permutation, as argsort64 on one device gives it: automatic means radix here.
   SortOptions stable = options;
   if (stable.algorithm == SortAlgorithm::automatic) stable.algorithm = SortAlgorithm::radix;
   const std::size_t width = key_bytes(type);
   std::vector<std::byte> moved(count * width);
-  std::vector<std::uint64_t> indices(count);
   const auto* in = static_cast<const std::byte*>(keys);
   const Partition p = partition(type, options, keys, count, set.size(), [&](std::uint64_t i, std::uint64_t q) {
     std::memcpy(moved.data() + q * width, in + i * width, width);
     indices[q] = i;
   });
   on_devices(set, p, [&](Context& ctx, std::uint64_t first, std::uint64_t n) {
-    sort_pairs(ctx, type, moved.data() + first * width, ValueType::u64, indices.data() + first, n, stable);
+    sort_pairs(ctx, type, moved.data() + first * width, ValueType::u64, indices + first, n, stable);
   });
+}
+
+std::vector<std::uint64_t> argsort64(DeviceSet& set, KeyType type, const void* keys, std::uint64_t count,
+                                     const SortOptions& options) {
+  std::vector<std::uint64_t> indices(count);
+  argsort64_to(set, type, keys, indices.data(), count, options);
   return indices;
 }
 

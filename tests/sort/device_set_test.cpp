@@ -5,6 +5,7 @@
 // core. Also how device lists are read (choose_devices).
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -79,6 +80,17 @@ class DeviceSetTest : public GpuTest {
     sort_pairs(set, key_type_of<K>(), keys.data(), ValueType::u32, values.data(), keys.size(), options(order, algorithm));
     ASSERT_TRUE(keys_sorted(input, keys, order));
     ASSERT_TRUE(permutation_sorts(input, values, order, /*stable=*/true));
+    // The _to forms leave their input as it was.
+    const auto before = input;
+    std::vector<K> sorted(input.size());
+    std::vector<std::uint32_t> sorted_values(input.size());
+    sort_to(set, key_type_of<K>(), input.data(), sorted.data(), input.size(), options(order, algorithm));
+    ASSERT_TRUE(keys_sorted(input, sorted, order));
+    std::iota(values.begin(), values.end(), 0u);
+    sort_pairs_to(set, key_type_of<K>(), input.data(), sorted.data(), ValueType::u32, values.data(),
+                  sorted_values.data(), input.size(), options(order, algorithm));
+    ASSERT_TRUE(permutation_sorts(input, sorted_values, order, /*stable=*/true));
+    ASSERT_EQ(std::memcmp(input.data(), before.data(), input.size() * sizeof(K)), 0) << "the input changed";
     const auto wide = argsort64(set, key_type_of<K>(), input.data(), input.size(), options(order));
     ASSERT_TRUE(permutation_sorts(input, std::vector<std::uint32_t>(wide.begin(), wide.end()), order, /*stable=*/true));
   }
