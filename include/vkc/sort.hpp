@@ -250,9 +250,12 @@ std::vector<std::uint64_t> argsort64(Context& ctx, std::span<const T> keys, cons
 // range of the output per device, balanced in elements: splitters sampled from the keys, and keys
 // equal to a splitter divided by input position, so that even all-equal keys split evenly. Each
 // device sorts its range with the functions above, all at once, and the results land in place.
-// The same contract, stability (where the algorithm is stable) and sizes as on one device; the
-// partition passes through host memory first (a read of the keys, then a read and a write of
-// every array). One device in the set: the single-device function.
+// The same contract, stability (where the algorithm is stable), sizes and progress (the
+// callback on the calling thread, counting every device's elements; when it throws, every device
+// stops) as on one device. The partition passes through host memory first (a read of the keys,
+// then a read and a write of every array); an in-place sort copies the result back once every
+// device is done, so that a cancelled or failed sort leaves the arrays as they were. One device
+// in the set: the single-device function.
 
 class DeviceSet;
 

@@ -116,7 +116,8 @@ VKC_API vkc_status vkc_device_get_info(uint32_t index, vkc_device_info* info, si
 VKC_API vkc_status vkc_choose_device(const char* wanted, uint32_t* index);
 
 /* ---------------------------------------------------------------------------------------------
- * Contexts: one device, its queues, pipelines and the memory that sorts reuse between calls */
+ * Contexts: one device (or several), its queues, pipelines and the memory that sorts reuse between
+ * calls */
 
 typedef struct vkc_context vkc_context;
 typedef struct vkc_context_options vkc_context_options;
@@ -126,6 +127,13 @@ VKC_API vkc_status vkc_context_options_create(vkc_context_options** options);
 VKC_API void vkc_context_options_destroy(vkc_context_options* options);
 /* Which device, as vkc_choose_device takes it (copied). */
 VKC_API vkc_status vkc_context_options_set_device(vkc_context_options* options, const char* device);
+/* Several devices at once, as a list (copied): "all" (every GPU of the best kind), or indices or
+ * names separated by commas, a device may repeat ("0,2", "0,0"); NULL or "" (the default): one
+ * device, vkc_context_options_set_device's. vkc_sort, vkc_sort_to, vkc_sort_pairs,
+ * vkc_sort_pairs_to and vkc_argsort64 then split each array by key across the devices, each
+ * sorting one range of the output at once (sort.hpp, "Several devices"); every other function
+ * runs on the list's first device, which vkc_context_get_device_info describes. */
+VKC_API vkc_status vkc_context_options_set_devices(vkc_context_options* options, const char* devices);
 /* The most device memory the host sorts hold at once; 0 (the default): the VKC_DEVICE_MEMORY_LIMIT
  * environment variable, else nine tenths of the largest device-local heap. */
 VKC_API vkc_status vkc_context_options_set_device_memory_limit(vkc_context_options* options, uint64_t bytes);

@@ -38,6 +38,13 @@ vkc_status vkc_context_options_set_device(vkc_context_options* options, const ch
                         [&](vkc::ContextOptions& o) { o.device = device ? device : ""; });
 }
 
+vkc_status vkc_context_options_set_devices(vkc_context_options* options, const char* devices) {
+  return guarded("vkc_context_options_set_devices", [&] {
+    require_pointer(options, "options");
+    options->devices = devices ? devices : "";
+  });
+}
+
 vkc_status vkc_context_options_set_device_memory_limit(vkc_context_options* options, uint64_t bytes) {
   return change_options("vkc_context_options_set_device_memory_limit", options,
                         [&](vkc::ContextOptions& o) { o.device_memory_limit = bytes; });
@@ -68,12 +75,14 @@ vkc_status vkc_context_create(const vkc_context_options* options, vkc_context** 
     require_pointer(context, "context");
     *context = nullptr;
     const vkc::ContextOptions chosen = options ? options->options : vkc::ContextOptions{};
+    const std::string devices = options ? options->devices : std::string();
     try {
-      *context = new vkc_context(chosen);
+      *context = new vkc_context(chosen, devices);
     } catch (const vkc::Error&) {
       // Only now the device list (an instance of its own, a tenth of a second on some drivers):
       // no loader, no device or no match is VKC_ERROR_NO_DEVICE; else the device itself failed.
-      chosen_device(chosen.device);
+      if (devices.empty()) chosen_device(chosen.device);
+      else chosen_devices(devices);
       throw;
     }
   });
@@ -93,7 +102,7 @@ vkc_status vkc_context_release_cached_memory(vkc_context* context) {
   return guarded("vkc_context_release_cached_memory", [&] {
     require_pointer(context, "context");
     const auto held = lock(*context);
-    context->context.release_cached_memory();
+    context->for_each_device([](vkc::Context& c) { c.release_cached_memory(); });
   });
 }
 
@@ -103,7 +112,9 @@ vkc_status vkc_context_take_validation_messages(vkc_context* context, vkc_messag
     std::vector<std::string> messages;
     {
       const auto held = lock(*context);
-      messages = context->context.take_validation_messages();
+      context->for_each_device([&](vkc::Context& c) {
+        for (std::string& m : c.take_validation_messages()) messages.push_back(std::move(m));
+      });
     }
     // Outside the lock: the sink may call into the context.
     if (sink) {

@@ -1,6 +1,8 @@
 // Devices: the cached list, the choice, and their C form.
 #include "capi/devices.hpp"
 
+#include "vkc/device_set.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <mutex>
@@ -31,6 +33,15 @@ std::uint32_t chosen_device(const std::string& wanted) {
   const std::vector<DeviceInfo>& list = devices();
   try {
     return choose_device(list, wanted);
+  } catch (const Error& e) {
+    fail(VKC_ERROR_NO_DEVICE, e.what());
+  }
+}
+
+std::vector<std::uint32_t> chosen_devices(const std::string& wanted) {
+  const std::vector<DeviceInfo>& list = devices();
+  try {
+    return choose_devices(list, wanted);
   } catch (const Error& e) {
     fail(VKC_ERROR_NO_DEVICE, e.what());
   }

@@ -17,6 +17,9 @@ const std::vector<DeviceInfo>& devices();
 /// The index of the device that `wanted` picks (choose_device's rules).
 std::uint32_t chosen_device(const std::string& wanted);
 
+/// The indices of the devices that the list `wanted` picks (choose_devices' rules).
+std::vector<std::uint32_t> chosen_devices(const std::string& wanted);
+
 /// Writes `info` as a vkc_device_info into `out`, of `out_size` bytes (the caller's sizeof).
 void write_device_info(const DeviceInfo& info, vkc_device_info* out, std::size_t out_size);
 

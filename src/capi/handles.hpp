@@ -3,21 +3,37 @@
 
 #include <memory>
 #include <mutex>
+#include <string>
 
 #include "vkc/context.hpp"
+#include "vkc/device_set.hpp"
 #include "vkc/nbody.hpp"
 #include "vkc/sort.hpp"
 #include "vkc/vkc.h"
 
 struct vkc_context_options {
   vkc::ContextOptions options;
+  std::string devices;  // vkc_context_options_set_devices; empty: one device (options.device)
 };
 
-/// A Context and the mutex that serializes every call on it (and on its simulations).
+/// A Context, or a DeviceSet and its first device's Context, and the mutex that serializes every
+/// call on them (and on their simulations).
 struct vkc_context {
-  explicit vkc_context(const vkc::ContextOptions& options) : context(options) {}
+  vkc_context(const vkc::ContextOptions& options, const std::string& device_list)
+      : devices(device_list.empty() ? nullptr : std::make_unique<vkc::DeviceSet>(device_list, options)),
+        own(devices ? nullptr : std::make_unique<vkc::Context>(options)),
+        context(devices ? (*devices)[0] : *own) {}
   std::mutex mutex;
-  vkc::Context context;
+  std::unique_ptr<vkc::DeviceSet> devices;  // a device list's devices, else none
+  std::unique_ptr<vkc::Context> own;        // the one device, without a device list
+  vkc::Context& context;                    // the one device, or the list's first
+
+  /// Calls f(Context&) for every device.
+  template <class F>
+  void for_each_device(F&& f) {
+    if (!devices) return f(context);
+    for (std::size_t d = 0; d < devices->size(); ++d) f((*devices)[d]);
+  }
 };
 
 struct vkc_sort_options {

@@ -183,37 +183,37 @@ vkc_status vkc_sort_options_set_bits(vkc_sort_options* options, uint32_t begin_b
 
 vkc_status vkc_sort(vkc_context* context, vkc_key_type type, void* keys, uint64_t count,
                     const vkc_sort_options* options) {
-  return sort_call("vkc_sort", context, type, count, options, [&](KeyType key, const SortOptions& o, auto locked) {
+  return sort_call_on_devices("vkc_sort", context, type, count, options, [&](KeyType key, const SortOptions& o, auto locked) {
     require_array(keys, count, "keys");
-    locked([&](vkc::Context& ctx) { vkc::sort(ctx, key, keys, count, o); });
+    locked([&](auto& on) { vkc::sort(on, key, keys, count, o); });
   });
 }
 
 vkc_status vkc_sort_to(vkc_context* context, vkc_key_type type, const void* keys, void* sorted_keys, uint64_t count,
                        const vkc_sort_options* options) {
-  return sort_call("vkc_sort_to", context, type, count, options, [&](KeyType key, const SortOptions& o, auto locked) {
+  return sort_call_on_devices("vkc_sort_to", context, type, count, options, [&](KeyType key, const SortOptions& o, auto locked) {
     require_array(keys, count, "keys");
     require_array(sorted_keys, count, "sorted_keys");
     require_apart_or_same(keys, sorted_keys, count * vkc::key_bytes(key), "keys", "sorted_keys");
-    locked([&](vkc::Context& ctx) { vkc::sort_to(ctx, key, keys, sorted_keys, count, o); });
+    locked([&](auto& on) { vkc::sort_to(on, key, keys, sorted_keys, count, o); });
   });
 }
 
 vkc_status vkc_sort_pairs(vkc_context* context, vkc_key_type key_type, void* keys, vkc_value_type value_type,
                           void* values, uint64_t count, const vkc_sort_options* options) {
-  return sort_call("vkc_sort_pairs", context, key_type, count, options,
+  return sort_call_on_devices("vkc_sort_pairs", context, key_type, count, options,
                    [&](KeyType key, const SortOptions& o, auto locked) {
                      const vkc::ValueType value = vkc::capi::value_type(value_type);
                      require_array(keys, count, "keys");
                      require_array(values, count, "values");
-                     locked([&](vkc::Context& ctx) { vkc::sort_pairs(ctx, key, keys, value, values, count, o); });
+                     locked([&](auto& on) { vkc::sort_pairs(on, key, keys, value, values, count, o); });
                    });
 }
 
 vkc_status vkc_sort_pairs_to(vkc_context* context, vkc_key_type key_type, const void* keys, void* sorted_keys,
                              vkc_value_type value_type, const void* values, void* sorted_values, uint64_t count,
                              const vkc_sort_options* options) {
-  return sort_call(
+  return sort_call_on_devices(
       "vkc_sort_pairs_to", context, key_type, count, options, [&](KeyType key, const SortOptions& o, auto locked) {
         const vkc::ValueType value = vkc::capi::value_type(value_type);
         require_array(keys, count, "keys");
@@ -222,9 +222,7 @@ vkc_status vkc_sort_pairs_to(vkc_context* context, vkc_key_type key_type, const 
         require_array(sorted_values, count, "sorted_values");
         require_apart_or_same(keys, sorted_keys, count * vkc::key_bytes(key), "keys", "sorted_keys");
         require_apart_or_same(values, sorted_values, count * vkc::value_bytes(value), "values", "sorted_values");
-        locked([&](vkc::Context& ctx) {
-          vkc::sort_pairs_to(ctx, key, keys, sorted_keys, value, values, sorted_values, count, o);
-        });
+        locked([&](auto& on) { vkc::sort_pairs_to(on, key, keys, sorted_keys, value, values, sorted_values, count, o); });
       });
 }
 
@@ -241,11 +239,12 @@ vkc_status vkc_argsort(vkc_context* context, vkc_key_type type, const void* keys
 
 vkc_status vkc_argsort64(vkc_context* context, vkc_key_type type, const void* keys, uint64_t count, uint64_t* indices,
                          const vkc_sort_options* options) {
-  return sort_call("vkc_argsort64", context, type, count, options, [&](KeyType key, const SortOptions& o, auto locked) {
+  return sort_call_on_devices("vkc_argsort64", context, type, count, options,
+                              [&](KeyType key, const SortOptions& o, auto locked) {
     require_array(keys, count, "keys");
     require_array(indices, count, "indices");
     require_stable(o);
-    locked([&](vkc::Context& ctx) { vkc::argsort64_to(ctx, key, keys, indices, count, o); });
+    locked([&](auto& on) { vkc::argsort64_to(on, key, keys, indices, count, o); });
   });
 }
 

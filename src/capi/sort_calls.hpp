@@ -46,4 +46,24 @@ vkc_status sort_call(const char* function, vkc_context* context, vkc_key_type ty
   });
 }
 
+/// sort_call for the functions that run on every device of a context made with a device list
+/// (vkc_context_options_set_devices): `sort` gets the DeviceSet there, else the Context.
+template <class Body>
+vkc_status sort_call_on_devices(const char* function, vkc_context* context, vkc_key_type type, std::uint64_t count,
+                                const vkc_sort_options* options, Body&& body) {
+  return guarded(function, [&] {
+    require_pointer(context, "context");
+    const KeyType key = key_type(type);
+    require_count(count);
+    const SortOptions resolved = resolve(options);
+    require_bits_fit(key, resolved);
+    body(key, resolved, [&](auto&& sort) {
+      const auto held = lock(*context);
+      context->for_each_device([&](Context& device) { require_device_takes(device, key); });
+      if (context->devices) sort(*context->devices);
+      else sort(context->context);
+    });
+  });
+}
+
 }  // namespace vkc::capi

@@ -10,6 +10,7 @@
 // run of equal keys: the ranges come out balanced in elements even when every key is equal, and
 // stable, since equal keys share a slot and keep their input order within it.
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <exception>
 #include <string>
@@ -181,12 +182,73 @@ std::vector<std::uint64_t> device_bounds(KeyType type, const SortOptions& option
 
 namespace {
 
-// Runs f(context, first, count) for every device whose range is not empty, all at once.
+// Runs f(context, first, count, options) for every device whose range is not empty, all at once:
+// the first such device on the calling thread, the others on threads of their own. Progress
+// keeps its contract (sort.hpp): the caller's callback runs on the calling thread only, told the
+// elements done on every device, and when it throws (a cancellation) the other devices stop at
+// their next progress call.
 template <class F>
-void on_devices(DeviceSet& set, const Partition& p, F f) {
-  on_threads(set.size(), [&](std::size_t d) {
-    const std::uint64_t first = p.bounds[d], count = p.bounds[d + 1] - first;
-    if (count) f(set[d], first, count);
+void on_devices(DeviceSet& set, const Partition& p, const SortOptions& options, F f) {
+  const std::size_t devices = set.size();
+  std::vector<std::atomic<std::uint64_t>> done(devices);
+  std::atomic<bool> cancelled{false};
+  const auto count_of = [&](std::size_t d) { return p.bounds[d + 1] - p.bounds[d]; };
+  const auto device_options = [&](std::size_t d, bool calling_thread) {
+    SortOptions o = options;
+    if (!options.progress) return o;
+    o.progress = [&, d, calling_thread](const SortProgress& progress) {
+      if (progress.total) done[d] = count_of(d) * progress.done / progress.total;
+      if (!calling_thread) {
+        if (cancelled) throw Error("sort: cancelled on another device");
+        return;
+      }
+      std::uint64_t sum = 0;
+      for (const auto& each : done) sum += each;
+      try {
+        options.progress({sum, p.bounds.back()});
+      } catch (...) {
+        cancelled = true;
+        throw;
+      }
+    };
+    return o;
+  };
+  std::size_t here = 0;
+  while (here < devices && count_of(here) == 0) ++here;
+  if (here == devices) return;
+  if (options.progress) options.progress({0, p.bounds.back()});
+  std::vector<std::exception_ptr> errors(devices);
+  std::vector<std::thread> threads;
+  for (std::size_t d = here + 1; d < devices; ++d) {
+    if (count_of(d) == 0) continue;
+    threads.emplace_back([&, d] {
+      try {
+        f(set[d], p.bounds[d], count_of(d), device_options(d, false));
+      } catch (...) {
+        errors[d] = std::current_exception();
+      }
+    });
+  }
+  try {
+    f(set[here], p.bounds[here], count_of(here), device_options(here, true));
+  } catch (...) {
+    cancelled = true;
+    errors[here] = std::current_exception();
+  }
+  for (auto& thread : threads) thread.join();
+  for (auto& e : errors) {
+    if (e) std::rethrow_exception(e);  // the calling thread's first: a cancellation is its
+  }
+  if (options.progress) options.progress({p.bounds.back(), p.bounds.back()});
+}
+
+// memcpy on every core.
+void copy_in_parallel(const std::byte* from, std::byte* to, std::uint64_t bytes) {
+  const std::size_t threads = std::max<std::size_t>(1, std::min<std::uint64_t>(
+      std::max(1u, std::thread::hardware_concurrency()), bytes / (kChunkElements * 16) + 1));
+  on_threads(threads, [&](std::size_t t) {
+    const std::uint64_t begin = bytes * t / threads, end = bytes * (t + 1) / threads;
+    std::memcpy(to + begin, from + begin, end - begin);
   });
 }
 
@@ -211,9 +273,13 @@ void sort_to(DeviceSet& set, KeyType type, const void* keys, void* sorted_keys, 
     std::memcpy(moved.data() + q * width, in + i * width, width);
   });
   auto* out = static_cast<std::byte*>(sorted_keys);
-  on_devices(set, p, [&](Context& ctx, std::uint64_t first, std::uint64_t n) {
-    sort_to(ctx, type, moved.data() + first * width, out + first * width, n, options);
+  // In place, the devices sort the partitioned copy and the keys are written only once every
+  // device is done, so that a cancelled or failed sort leaves them as they were.
+  const bool in_place = sorted_keys == keys;
+  on_devices(set, p, options, [&](Context& ctx, std::uint64_t first, std::uint64_t n, const SortOptions& o) {
+    sort_to(ctx, type, moved.data() + first * width, (in_place ? moved.data() : out) + first * width, n, o);
   });
+  if (in_place) copy_in_parallel(moved.data(), out, moved.size());
 }
 
 void sort(DeviceSet& set, KeyType type, void* keys, std::uint64_t count, const SortOptions& options) {
@@ -240,12 +306,18 @@ void sort_pairs_to(DeviceSet& set, KeyType key_type, const void* keys, void* sor
     std::memcpy(moved_keys.data() + q * kw, key_in + i * kw, kw);
     std::memcpy(moved_values.data() + q * vw, value_in + i * vw, vw);
   });
-  auto* key_out = static_cast<std::byte*>(sorted_keys);
-  auto* value_out = static_cast<std::byte*>(sorted_values);
-  on_devices(set, p, [&](Context& ctx, std::uint64_t first, std::uint64_t n) {
+  // As sort_to: in place, the arrays are written only once every device is done.
+  const bool in_place = sorted_keys == keys || sorted_values == values;
+  auto* key_out = in_place ? moved_keys.data() : static_cast<std::byte*>(sorted_keys);
+  auto* value_out = in_place ? moved_values.data() : static_cast<std::byte*>(sorted_values);
+  on_devices(set, p, options, [&](Context& ctx, std::uint64_t first, std::uint64_t n, const SortOptions& o) {
     sort_pairs_to(ctx, key_type, moved_keys.data() + first * kw, key_out + first * kw, value_type,
-                  moved_values.data() + first * vw, value_out + first * vw, n, options);
+                  moved_values.data() + first * vw, value_out + first * vw, n, o);
   });
+  if (in_place) {
+    copy_in_parallel(moved_keys.data(), static_cast<std::byte*>(sorted_keys), moved_keys.size());
+    copy_in_parallel(moved_values.data(), static_cast<std::byte*>(sorted_values), moved_values.size());
+  }
 }
 
 void sort_pairs(DeviceSet& set, KeyType key_type, void* keys, ValueType value_type, void* values,
@@ -271,8 +343,8 @@ void argsort64_to(DeviceSet& set, KeyType type, const void* keys, std::uint64_t*
     std::memcpy(moved.data() + q * width, in + i * width, width);
     indices[q] = i;
   });
-  on_devices(set, p, [&](Context& ctx, std::uint64_t first, std::uint64_t n) {
-    sort_pairs(ctx, type, moved.data() + first * width, ValueType::u64, indices + first, n, stable);
+  on_devices(set, p, stable, [&](Context& ctx, std::uint64_t first, std::uint64_t n, const SortOptions& o) {
+    sort_pairs(ctx, type, moved.data() + first * width, ValueType::u64, indices + first, n, o);
   });
 }
 

@@ -29,6 +29,7 @@ void case_callback_failures(void);
 void case_progress(void);
 void case_out_of_core(void);
 void case_threads(void);
+void case_device_list(void);
 void case_nbody(void);
 
 static const struct {
@@ -58,6 +59,7 @@ static const struct {
     {"Progress", case_progress},
     {"OutOfCore", case_out_of_core},
     {"Threads", case_threads},
+    {"DeviceList", case_device_list},
     {"NBody", case_nbody},
 };
 enum { CASES = sizeof cases / sizeof cases[0] };

@@ -172,3 +172,55 @@ void case_threads(void) {
   CHECK(strncmp(vkc_last_error(), "vkc_sort:", 9) == 0); /* this thread's own, untouched by theirs */
   for (int b = 0; b < 4; ++b) free(buffers[b]);
 }
+
+/* A context over the test's device opened three times (vkc_context_options_set_devices): keys,
+ * keys into other arrays, pairs and argsort64 split across the devices against the reference
+ * order, validation messages from every device; a list that names no device is refused. */
+void case_device_list(void) {
+  vkc_device_info info;
+  CHECK_OK(vkc_context_get_device_info(test_context(), &info, sizeof info));
+  char list[64];
+  snprintf(list, sizeof list, "%u,%u,%u", info.index, info.index, info.index);
+  vkc_context_options* options = NULL;
+  vkc_context* context = NULL;
+  CHECK_OK(vkc_context_options_create(&options));
+  CHECK_OK(vkc_context_options_set_quiet(options, 1));
+  CHECK_OK(vkc_context_options_set_devices(options, list));
+  if (!CHECK_OK(vkc_context_create(options, &context))) return;
+  static const vkc_key_type types[3] = {VKC_KEY_F32, VKC_KEY_I64, VKC_KEY_F16};
+  const size_t n = 30011;
+  for (int t = 0; t < 3; ++t) {
+    const vkc_key_type type = types[t];
+    const size_t bytes = n * key_size(type);
+    void* input = checked_malloc(bytes);
+    void* keys = checked_malloc(bytes);
+    uint64_t* indices = checked_malloc(n * sizeof *indices);
+    uint32_t* values = checked_malloc(n * sizeof *values);
+    fill_keys(type, input, n, 54 + t, t == 1);
+    memcpy(keys, input, bytes);
+    CHECK_OK(vkc_sort(context, type, keys, n, NULL));
+    CHECK(expect_sorted(type, input, keys, n, 0, "vkc_sort on three devices"));
+    CHECK_OK(vkc_sort_to(context, type, input, keys, n, NULL));
+    CHECK(expect_sorted(type, input, keys, n, 0, "vkc_sort_to on three devices"));
+    vkc_sort_options* descending = sort_options(VKC_ALGORITHM_RADIX, VKC_ORDER_DESCENDING);
+    memcpy(keys, input, bytes);
+    for (size_t i = 0; i < n; ++i) values[i] = (uint32_t)i;
+    CHECK_OK(vkc_sort_pairs(context, type, keys, VKC_VALUE_U32, values, n, descending));
+    CHECK(expect_sorted(type, input, keys, n, 1, "vkc_sort_pairs on three devices"));
+    CHECK(expect_stable_permutation(type, input, values, sizeof *values, n, 1, "vkc_sort_pairs' values"));
+    CHECK_OK(vkc_argsort64(context, type, input, n, indices, descending));
+    CHECK(expect_stable_permutation(type, input, indices, sizeof *indices, n, 1, "vkc_argsort64 on three devices"));
+    vkc_sort_options_destroy(descending);
+    free(input);
+    free(keys);
+    free(indices);
+    free(values);
+  }
+  expect_no_validation_messages(context);
+  vkc_context_destroy(context);
+  vkc_context* none = NULL;
+  CHECK_OK(vkc_context_options_set_devices(options, "0,,0"));
+  CHECK_FAILS(vkc_context_create(options, &none), VKC_ERROR_NO_DEVICE, "vkc_context_create");
+  CHECK(none == NULL);
+  vkc_context_options_destroy(options);
+}

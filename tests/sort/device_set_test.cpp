@@ -8,7 +8,9 @@
 #include <cstring>
 #include <memory>
 #include <numeric>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "sort/device_set_sort.hpp"
@@ -175,6 +177,50 @@ TEST_F(DeviceSetTest, EachDeviceSortsItsShareOutOfCore) {
   for (std::size_t d = 0; d < capped.size(); ++d) {
     for (const std::string& m : capped[d].take_validation_messages()) ADD_FAILURE() << "validation layer: " << m;
   }
+}
+
+// Progress as on one device: on the calling thread only, never going back, ending at the whole
+// count; a callback that throws cancels every device and leaves an in-place sort's arrays as
+// they were.
+TEST_F(DeviceSetTest, ProgressOnTheCallingThreadAndCancellation) {
+  auto rng = rng_for_current_test();
+  const auto input = make_keys<std::uint32_t>(200000, Dist::uniform, rng);
+  const auto caller = std::this_thread::get_id();
+  std::uint64_t calls = 0, last_done = 0, total = 0;
+  bool other_thread = false, went_back = false;
+  SortOptions o;
+  o.progress = [&](const SortProgress& p) {
+    other_thread = other_thread || std::this_thread::get_id() != caller;
+    went_back = went_back || p.done < last_done;
+    last_done = p.done;
+    total = p.total;
+    ++calls;
+  };
+  auto keys = input;
+  sort(devices(3), KeyType::u32, keys.data(), keys.size(), o);
+  ASSERT_TRUE(keys_sorted(input, keys, SortOrder::ascending));
+  EXPECT_FALSE(other_thread);
+  EXPECT_FALSE(went_back);
+  EXPECT_GE(calls, 2u);
+  EXPECT_EQ(last_done, input.size());
+  EXPECT_EQ(total, input.size());
+
+  for (int cancel_at : {0, 1}) {
+    int call = 0;
+    o.progress = [&](const SortProgress&) {
+      if (call++ >= cancel_at) throw std::runtime_error("cancelled by the test");
+    };
+    keys = input;
+    std::vector<std::uint32_t> values(input.size(), 7);
+    EXPECT_THROW(sort(devices(3), KeyType::u32, keys.data(), keys.size(), o), std::runtime_error);
+    EXPECT_EQ(keys, input) << "a cancelled sort wrote the keys";
+    EXPECT_THROW(sort_pairs(devices(3), KeyType::u32, keys.data(), ValueType::u32, values.data(), keys.size(), o),
+                 std::runtime_error);
+    EXPECT_EQ(keys, input) << "a cancelled sort_pairs wrote the keys";
+    EXPECT_EQ(values, std::vector<std::uint32_t>(input.size(), 7)) << "a cancelled sort_pairs wrote the values";
+  }
+  // The devices are still usable afterwards.
+  expect_every_form(devices(3), make_keys<std::uint32_t>(5000, Dist::uniform, rng), SortOrder::ascending);
 }
 
 TEST_F(DeviceSetTest, OneDeviceIsTheSingleDeviceSort) {
