@@ -22,7 +22,7 @@ the system's library search path.
 import dataclasses
 import os
 import enum
-from typing import Any, Callable, List, Literal, Optional, Tuple, Union
+from typing import Any, Callable, List, Literal, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -87,11 +87,16 @@ class Context:
     """One Vulkan device, its queues, its compiled pipelines and the memory that sorts reuse.
 
     Context(device=None, memory_limit=None, pipeline_cache=None, validation=None, *,
-    quiet=False, host_threads=None)
+    quiet=False, host_threads=None, devices=None)
 
     - device: an index (0, "1") or a case-insensitive substring of the device's name; None: the
       VKC_DEVICE environment variable, else the first discrete GPU, integrated GPU, virtual GPU,
       other device, CPU device.
+    - devices: several devices at once: "all" (every GPU of the best kind), a list of indices or
+      names ([0, 2]; a device may repeat), or the same as one comma-separated string. sort,
+      argsort and sort_pairs of 1-D arrays then split each array by key across them, each device
+      sorting one range of the result at once; everything else (rows, segments, n-body) runs on
+      the first, which `device` describes. None: one device, as `device` says.
     - memory_limit: the most device memory (bytes) that sorts hold at once; None: the
       VKC_DEVICE_MEMORY_LIMIT environment variable, else nine tenths of the largest device-local
       heap. Larger arrays are sorted in runs and merged.
@@ -117,6 +122,7 @@ class Context:
         *,
         quiet: bool = False,
         host_threads: Optional[int] = None,
+        devices: Union[None, str, Sequence[Union[int, str]]] = None,
     ) -> None: ...
     @property
     def device(self) -> DeviceInfo:

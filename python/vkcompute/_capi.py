@@ -171,6 +171,7 @@ _SIGNATURES = {
     "vkc_context_options_create": (_status, [POINTER(_handle)]),
     "vkc_context_options_destroy": (None, [_handle]),
     "vkc_context_options_set_device": (_status, [_handle, c_char_p]),
+    "vkc_context_options_set_devices": (_status, [_handle, c_char_p]),
     "vkc_context_options_set_device_memory_limit": (_status, [_handle, _u64]),
     "vkc_context_options_set_pipeline_cache_dir": (_status, [_handle, c_char_p]),
     "vkc_context_options_set_validation": (_status, [_handle, c_int]),

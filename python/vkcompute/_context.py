@@ -12,7 +12,7 @@ from ctypes import byref, c_uint32, c_void_p
 from typing import List, Optional
 
 from . import _capi
-from ._capi import DeviceInfoStruct, check, lib
+from ._capi import DeviceInfoStruct, check, lib, require
 
 __all__ = ["Context", "DeviceInfo", "devices", "default_context", "choose_device"]
 
@@ -76,6 +76,17 @@ def choose_device(device: Optional[str] = None) -> int:
     index = c_uint32()
     check(lib.vkc_choose_device(_device_arg(device), byref(index)))
     return index.value
+
+
+def _devices_arg(devices) -> bytes:
+    """Context's devices= as vkc_context_options_set_devices takes it: "all", a comma list, or a
+    list or tuple of indices and names."""
+    if isinstance(devices, str):
+        return devices.encode()
+    if isinstance(devices, (list, tuple)) and devices and all(d is not None for d in devices):
+        return ",".join(_device_arg(d).decode() for d in devices).encode()
+    raise TypeError(f"devices must be \"all\", a comma-separated string or a non-empty list of indices or names, "
+                    f"not {devices!r}")
 
 
 def _device_arg(device) -> Optional[bytes]:
@@ -150,11 +161,16 @@ class Context(Handle):
     """One Vulkan device, its queues, its compiled pipelines and the memory that sorts reuse.
 
     Context(device=None, memory_limit=None, pipeline_cache=None, validation=None, *,
-    quiet=False, host_threads=None)
+    quiet=False, host_threads=None, devices=None)
 
     - device: an index (0, "1") or a case-insensitive substring of the device's name; None: the
       VKC_DEVICE environment variable, else the first discrete GPU, integrated GPU, virtual GPU,
       other device, CPU device.
+    - devices: several devices at once: "all" (every GPU of the best kind), a list of indices or
+      names ([0, 2]; a device may repeat), or the same as one comma-separated string. sort,
+      argsort and sort_pairs of 1-D arrays then split each array by key across them, each device
+      sorting one range of the result at once; everything else (rows, segments, n-body) runs on
+      the first, which `device` describes. None: one device, as `device` says.
     - memory_limit: the most device memory (bytes) that sorts hold at once; None: the
       VKC_DEVICE_MEMORY_LIMIT environment variable, else nine tenths of the largest device-local
       heap. Larger arrays are sorted in runs and merged.
@@ -174,7 +190,8 @@ class Context(Handle):
 
     _public_name = "vkcompute.Context"
 
-    def __init__(self, device=None, memory_limit=None, pipeline_cache=None, validation=None, *, quiet=False, host_threads=None):
+    def __init__(self, device=None, memory_limit=None, pipeline_cache=None, validation=None, *, quiet=False, host_threads=None,
+                 devices=None):
         self._init_handle()
         self._context = self
         self._simulations = weakref.WeakSet()
@@ -183,6 +200,8 @@ class Context(Handle):
         try:
             if device is not None:
                 check(lib.vkc_context_options_set_device(options, _device_arg(device)))
+            if devices is not None:
+                check(require("vkc_context_options_set_devices")(options, _devices_arg(devices)))
             if memory_limit is not None:
                 limit = _non_negative_int(memory_limit, "memory_limit")
                 check(lib.vkc_context_options_set_device_memory_limit(options, limit))
