@@ -45,6 +45,7 @@ struct BenchArgs {
   std::vector<std::string> peer_algos = {"cub_radix", "cub_merge", "torch"};
   bool no_transfer = false;
   std::string host_path = "auto";
+  std::string devices;  // --devices LIST: the host-to-host sort split across them too
   unsigned host_threads = 0;
   std::uint64_t host_chunk_kib = 0;
   std::string csv;
@@ -138,14 +139,16 @@ struct Row {
   std::uint64_t n;
   double cpu_ms = -1, cpu_par_ms = -1;
   double host_ms = -1;   // the default sort on a host array, host to host
+  double devices_host_ms = -1;  // the same split across --devices
+  std::size_t devices = 0;      // how many --devices names
   double bound_ms = -1;  // the same bytes up and down at pinned-copy speed, no sort
   std::map<SortAlgorithm, double> gpu_ms;
   std::map<std::string, double> peer_ms;  // cub_radix, cub_merge, torch_host_to_host, torch_gpu
   std::string cub_count_type;             // of CUB's fastest radix call (CubTime)
 };
 
-void measure_row(Context& ctx, const BenchArgs& args, const SortDesc& base, const std::vector<SortAlgorithm>& algos,
-                 Row& row) {
+void measure_row(Context& ctx, DeviceSet* devices, const BenchArgs& args, const SortDesc& base,
+                 const std::vector<SortAlgorithm>& algos, Row& row) {
   SortDesc desc = base;
   desc.max_count = row.n;
   const SortData data = make_sort_data(desc, args.dist, row.n);
@@ -165,6 +168,11 @@ void measure_row(Context& ctx, const BenchArgs& args, const SortDesc& base, cons
     progress("vkc bench sort: host to host n=" + std::to_string(row.n));
     desc.options.algorithm = SortAlgorithm::automatic;
     row.host_ms = time_host_to_host(ctx, desc, data, args.runs);
+    if (devices) {
+      progress("vkc bench sort: host to host on " + std::to_string(devices->size()) + " devices n=" + std::to_string(row.n));
+      row.devices_host_ms = time_host_to_host(*devices, desc, data, args.runs);
+      row.devices = devices->size();
+    }
     progress("vkc bench sort: copy bound n=" + std::to_string(row.n));
     row.bound_ms = copy_bound_ms(ctx, data.keys.size() + data.values.size(), args.runs);
   }
@@ -255,6 +263,7 @@ std::vector<std::string> wide_columns(const BenchArgs& args, const std::vector<S
   columns.push_back(std::string("fastest ") + unit.name);
   if (!args.no_transfer) {
     columns.insert(columns.end(), {"host to host ms", "copy bound ms", "of bound", "vs std::sort par"});
+    if (!args.devices.empty()) columns.insert(columns.end(), {"on --devices ms", "vs one device"});
   }
   if (args.peers) {
     columns.insert(columns.end(), {"CUB radix ms", "CUB merge ms", "radix / CUB", "torch host to host ms",
@@ -304,12 +313,17 @@ Tables tabulate(const BenchArgs& args, const SortDesc& desc, const std::vector<S
                                      ? bench::significant(100 * row.bound_ms / row.host_ms, 3) + "%"
                                      : "",
                                  ratio(row.cpu_par_ms, row.host_ms)});
+      if (!args.devices.empty()) {
+        cells.insert(cells.end(), {bench::significant(row.devices_host_ms), ratio(row.host_ms, row.devices_host_ms)});
+      }
     }
     for (const auto& [name, ms] : std::map<std::string, double>{{"std_sort", row.cpu_ms},
                                                                 {"std_sort_par", row.cpu_par_ms},
                                                                 {"host_to_host", row.host_ms}}) {
       if (ms > 0) add_row(name, -1, ms);
     }
+    // "host_to_host_on_D_devices": --devices' sort, D the number of devices in the list.
+    if (row.devices_host_ms > 0) add_row("host_to_host_on_" + std::to_string(row.devices) + "_devices", -1, row.devices_host_ms);
     if (args.peers) {
       const double radix = row.gpu_ms.count(SortAlgorithm::radix) ? row.gpu_ms.at(SortAlgorithm::radix) : -1;
       cells.insert(cells.end(), {bench::significant(cub), bench::significant(peer(row, "cub_merge")),
@@ -387,12 +401,14 @@ void run_bench(BenchArgs args, const Common& common) {
   }
   const auto algos = algorithms_to_run(args);
   const auto info = bench::run_info(ctx);
+  std::unique_ptr<DeviceSet> devices;
+  if (!args.devices.empty()) devices = std::make_unique<DeviceSet>(args.devices, options);
   std::vector<std::string> peers;
   if (args.peers) peers = peers_to_run(args, wants_torch(args) && torch_peer_available());
   std::vector<Row> rows;
   for (std::uint64_t n = args.min_n; n <= max_n; n *= 2) {
     rows.push_back({n});
-    measure_row(ctx, args, desc, algos, rows.back());
+    measure_row(ctx, devices.get(), args, desc, algos, rows.back());
     if (args.peers) measure_peers(args, desc, peers, rows.back());
     // The CSV grows a row at a time, so that a run cut short (a device call's time limit) keeps
     // the sizes it finished; each write replaces the file whole.
@@ -449,6 +465,10 @@ void register_bench_sort(CLI::App& bench, Common& common) {
   cmd->add_flag("--no-transfer", args->no_transfer, "skip the host-to-host and copy-bound columns");
   cmd->add_option("--host-path", args->host_path, "how host arrays travel: auto, staged, imported")
       ->check(CLI::IsMember({"auto", "staged", "imported"}));
+  cmd->add_option("--devices", args->devices,
+                  "also time the host-to-host sort split across these devices (all, or a list such as 0,1; a device "
+                  "may repeat), beside one device's")
+      ->type_name("LIST");
   cmd->add_option("--host-threads", args->host_threads, "threads that fill and drain staging (0: automatic)");
   cmd->add_option("--host-chunk-kib", args->host_chunk_kib, "staging buffer size in KiB (0: automatic)");
   cmd->add_option("--csv", args->csv, "write every measurement as CSV");

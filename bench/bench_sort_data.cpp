@@ -322,7 +322,8 @@ std::uint64_t radix_bytes_per_key(const SortDesc& desc) {
   return passes * 2 * (k + v) + k;
 }
 
-double time_host_to_host(Context& ctx, const SortDesc& desc, const SortData& data, int runs) {
+template <class Devices>
+double time_host_to_host(Devices& ctx, const SortDesc& desc, const SortData& data, int runs) {
   std::vector<std::byte> keys, values;
   std::vector<double> ms;
   for (int run = -2; run < runs; ++run) {  // two warm-up calls: buffers and staging are kept
@@ -340,6 +341,8 @@ double time_host_to_host(Context& ctx, const SortDesc& desc, const SortData& dat
   verify_sorted(desc, data, keys, values);
   return bench::summarize(ms).median_ms;
 }
+template double time_host_to_host(Context&, const SortDesc&, const SortData&, int);
+template double time_host_to_host(DeviceSet&, const SortDesc&, const SortData&, int);
 
 namespace {
 

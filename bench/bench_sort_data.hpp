@@ -8,6 +8,7 @@
 
 #include "bench_internals.hpp"
 #include "harness.hpp"
+#include "vkc/device_set.hpp"
 #include "vkc/sort.hpp"
 
 namespace vkc::cli {
@@ -59,7 +60,9 @@ std::uint64_t radix_bytes_per_key(const SortDesc& desc);
 /// Median wall-clock milliseconds of the convenient API on a host array (upload, sort,
 /// download) on a warm context, a fresh copy of the input before each call (not timed); the
 /// last result verified.
-double time_host_to_host(Context& ctx, const SortDesc& desc, const SortData& data, int runs);
+/// On a DeviceSet, the sort split across its devices (sort.hpp, "Several devices").
+template <class Devices>
+double time_host_to_host(Devices& ctx, const SortDesc& desc, const SortData& data, int runs);
 
 /// The copy bound of `bytes`: pinned host memory to the device plus back, vkCmdCopyBuffer, each
 /// the median of `runs` GPU-timed copies.
