@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 
 #include "capi/errors.hpp"
 #include "capi/handles.hpp"
@@ -29,9 +30,11 @@ void require_device_takes(const Context& ctx, KeyType type);
 
 /// The frame of every sort function: the context, key type and options checked; `body` runs
 /// with the context locked, after its own checks, once the device is known to take the key type.
-template <class Body>
-vkc_status sort_call(const char* function, vkc_context* context, vkc_key_type type, std::uint64_t count,
-                     const vkc_sort_options* options, Body&& body) {
+/// With `on_devices`, `sort` gets a context's DeviceSet where it has one (a device list:
+/// vkc_context_options_set_devices), else its Context.
+template <bool on_devices, class Body>
+vkc_status sort_frame(const char* function, vkc_context* context, vkc_key_type type, std::uint64_t count,
+                      const vkc_sort_options* options, Body&& body) {
   return guarded(function, [&] {
     require_pointer(context, "context");
     const KeyType key = key_type(type);
@@ -40,30 +43,28 @@ vkc_status sort_call(const char* function, vkc_context* context, vkc_key_type ty
     require_bits_fit(key, resolved);
     body(key, resolved, [&](auto&& sort) {
       const auto held = lock(*context);
+      if constexpr (on_devices) {
+        context->for_each_device([&](Context& device) { require_device_takes(device, key); });
+        if (context->devices) return sort(*context->devices);
+      }
       require_device_takes(context->context, key);
       sort(context->context);
     });
   });
 }
 
-/// sort_call for the functions that run on every device of a context made with a device list
-/// (vkc_context_options_set_devices): `sort` gets the DeviceSet there, else the Context.
+/// A sort function that runs on one device (a device list's first).
+template <class Body>
+vkc_status sort_call(const char* function, vkc_context* context, vkc_key_type type, std::uint64_t count,
+                     const vkc_sort_options* options, Body&& body) {
+  return sort_frame<false>(function, context, type, count, options, std::forward<Body>(body));
+}
+
+/// A sort function that splits its arrays across a device list's devices.
 template <class Body>
 vkc_status sort_call_on_devices(const char* function, vkc_context* context, vkc_key_type type, std::uint64_t count,
                                 const vkc_sort_options* options, Body&& body) {
-  return guarded(function, [&] {
-    require_pointer(context, "context");
-    const KeyType key = key_type(type);
-    require_count(count);
-    const SortOptions resolved = resolve(options);
-    require_bits_fit(key, resolved);
-    body(key, resolved, [&](auto&& sort) {
-      const auto held = lock(*context);
-      context->for_each_device([&](Context& device) { require_device_takes(device, key); });
-      if (context->devices) sort(*context->devices);
-      else sort(context->context);
-    });
-  });
+  return sort_frame<true>(function, context, type, count, options, std::forward<Body>(body));
 }
 
 }  // namespace vkc::capi
