@@ -236,10 +236,8 @@ TEST_P(RadixSortTest, SortsSixtyFourBitValuesWithSixtyFourBitKeys) {
 
 // Keys that differ in one byte only: one pass moves data; in two bytes: two passes. An odd count
 // of running passes would leave the data in the temporary buffers, so one skipped pass runs as a
-// plain copy (or, where pass 0 reads the histogram's tile table, copy_back copies it back: the
-// RadixFirstPassFromTable variant in CMakeLists.txt). The copying pass takes the tile shape of its
-// size, so the odd cases run on both sides of 2^18, where NVIDIA's tiles change; 64-bit values
-// run through it too.
+// plain copy. The copying pass takes the tile shape of its size, so the odd cases run on both
+// sides of 2^18, where NVIDIA's tiles change; 64-bit values run through it too.
 TEST_P(RadixSortTest, SkipsPassesWhoseDigitIsTheSameForEveryKey) {
   auto rng = rng_for_current_test();
   const auto running_passes = [](std::uint64_t mask) {
