@@ -197,7 +197,9 @@ void on_devices(DeviceSet& set, const Partition& p, const SortOptions& options, 
     SortOptions o = options;
     if (!options.progress) return o;
     o.progress = [&, d, calling_thread](const SortProgress& progress) {
-      if (progress.total) done[d] = count_of(d) * progress.done / progress.total;
+      if (progress.total) {  // this device's elements done, in 128 bits: counts and bytes pass 2^32
+        done[d] = std::uint64_t(static_cast<unsigned __int128>(count_of(d)) * progress.done / progress.total);
+      }
       if (!calling_thread) {
         if (cancelled) throw Error("sort: cancelled on another device");
         return;
