@@ -191,18 +191,20 @@ std::uint32_t choose_device(const std::vector<DeviceInfo>& devices, const std::s
     }
     throw Error("no Vulkan device whose name contains '" + wanted + "' (see vkc info)");
   }
-  auto rank = [](DeviceType t) {
-    switch (t) {
-      case DeviceType::discrete_gpu: return 0;
-      case DeviceType::integrated_gpu: return 1;
-      case DeviceType::virtual_gpu: return 2;
-      case DeviceType::cpu: return 4;
-      default: return 3;
-    }
-  };
-  const auto best = std::min_element(devices.begin(), devices.end(),
-                                     [&](const DeviceInfo& a, const DeviceInfo& b) { return rank(a.type) < rank(b.type); });
+  const auto best = std::min_element(devices.begin(), devices.end(), [](const DeviceInfo& a, const DeviceInfo& b) {
+    return device_type_preference(a.type) < device_type_preference(b.type);
+  });
   return best->index;
+}
+
+int device_type_preference(DeviceType type) {
+  switch (type) {
+    case DeviceType::discrete_gpu: return 0;
+    case DeviceType::integrated_gpu: return 1;
+    case DeviceType::virtual_gpu: return 2;
+    case DeviceType::cpu: return 4;
+    default: return 3;
+  }
 }
 
 Device describe_device(VkInstance instance, VkPhysicalDevice physical) {

@@ -13,6 +13,10 @@ namespace vkc::detail {
 
 DeviceInfo query_device_info(VkPhysicalDevice physical, std::uint32_t index);
 
+/// How choose_device ranks a device type when nothing is named: lower is preferred (discrete
+/// GPU, integrated GPU, virtual GPU, other, CPU).
+int device_type_preference(DeviceType type);
+
 /// The index of the device `wanted` names (an index or a name substring), or with `wanted`
 /// empty the best one: discrete GPU, then integrated or virtual GPU, then anything.
 /// Throws Error when nothing matches.

@@ -4,28 +4,18 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/device_info.hpp"
+
 namespace vkc {
 namespace {
 
-// choose_device's order of preference among device types (context.hpp).
-int preference(DeviceType type) {
-  switch (type) {
-    case DeviceType::discrete_gpu: return 0;
-    case DeviceType::integrated_gpu: return 1;
-    case DeviceType::virtual_gpu: return 2;
-    case DeviceType::other: return 3;
-    case DeviceType::cpu: return 4;
-  }
-  return 5;
-}
-
 std::vector<std::uint32_t> every_device_of_the_preferred_kind(const std::vector<DeviceInfo>& devices) {
   if (devices.empty()) throw Error("no Vulkan device found");
-  int best = preference(devices.front().type);
-  for (const DeviceInfo& d : devices) best = std::min(best, preference(d.type));
+  int best = detail::device_type_preference(devices.front().type);
+  for (const DeviceInfo& d : devices) best = std::min(best, detail::device_type_preference(d.type));
   std::vector<std::uint32_t> chosen;
   for (std::uint32_t i = 0; i < devices.size(); ++i) {
-    if (preference(devices[i].type) == best) chosen.push_back(i);
+    if (detail::device_type_preference(devices[i].type) == best) chosen.push_back(i);
   }
   return chosen;
 }

@@ -75,8 +75,7 @@ class Partitioner {
   }
 
  private:
-  Bits rank(std::uint64_t i) const { return bits_.rank(bits_.canonical(Bits(load(i))), descending_); }
-  std::uint64_t load(std::uint64_t i) const { return sorting::KeyBits<Bits>::load(keys_, i); }
+  Bits rank(std::uint64_t i) const { return bits_.rank(bits_.canonical(bits_.load(keys_, i)), descending_); }
   std::uint64_t chunk_begin(std::size_t c) const { return count_ * c / chunks_; }
 
   // Slot 2u + 1 holds the keys equal to splitter value u; slot 2u those between values u - 1 and u.
@@ -244,6 +243,21 @@ void on_devices(DeviceSet& set, const Partition& p, const SortOptions& options, 
   if (options.progress) options.progress({p.bounds.back(), p.bounds.back()});
 }
 
+// The keys partitioned for the devices: each key copied to its place, also(i, q) called to move
+// what goes with key i to place q.
+template <class Also>
+std::vector<std::byte> partitioned_keys(KeyType type, const SortOptions& options, const void* keys, std::uint64_t count,
+                                        std::size_t devices, Partition& p, Also also) {
+  const std::size_t width = key_bytes(type);
+  std::vector<std::byte> moved(count * width);
+  const auto* in = static_cast<const std::byte*>(keys);
+  p = partition(type, options, keys, count, devices, [&](std::uint64_t i, std::uint64_t q) {
+    std::memcpy(moved.data() + q * width, in + i * width, width);
+    also(i, q);
+  });
+  return moved;
+}
+
 // memcpy on every core.
 void copy_in_parallel(const std::byte* from, std::byte* to, std::uint64_t bytes) {
   const std::size_t threads = std::max<std::size_t>(1, std::min<std::uint64_t>(
@@ -264,16 +278,12 @@ void sort_to(DeviceSet& set, KeyType type, const void* keys, void* sorted_keys, 
              const SortOptions& options) {
   check_arrays(keys, count, "sort_to");
   check_arrays(sorted_keys, count, "sort_to");
-  if (set.size() <= 1 || count == 0) {
-    if (set.size() == 1) sort_to(set[0], type, keys, sorted_keys, count, options);
-    return;
-  }
+  if (set.size() == 1) return sort_to(set[0], type, keys, sorted_keys, count, options);
+  if (count == 0) return;
   const std::size_t width = key_bytes(type);
-  std::vector<std::byte> moved(count * width);
-  const auto* in = static_cast<const std::byte*>(keys);
-  const Partition p = partition(type, options, keys, count, set.size(), [&](std::uint64_t i, std::uint64_t q) {
-    std::memcpy(moved.data() + q * width, in + i * width, width);
-  });
+  Partition p;
+  std::vector<std::byte> moved =
+      partitioned_keys(type, options, keys, count, set.size(), p, [](std::uint64_t, std::uint64_t) {});
   auto* out = static_cast<std::byte*>(sorted_keys);
   // In place, the devices sort the partitioned copy and the keys are written only once every
   // device is done, so that a cancelled or failed sort leaves them as they were.
@@ -294,20 +304,18 @@ void sort_pairs_to(DeviceSet& set, KeyType key_type, const void* keys, void* sor
     check_arrays(array, count, "sort_pairs_to");
   }
   if (value_type == ValueType::none) throw Error("sort_pairs_to: the value type is none");
-  if (set.size() <= 1 || count == 0) {
-    if (set.size() == 1) {
-      sort_pairs_to(set[0], key_type, keys, sorted_keys, value_type, values, sorted_values, count, options);
-    }
-    return;
+  if (set.size() == 1) {
+    return sort_pairs_to(set[0], key_type, keys, sorted_keys, value_type, values, sorted_values, count, options);
   }
+  if (count == 0) return;
   const std::size_t kw = key_bytes(key_type), vw = value_bytes(value_type);
-  std::vector<std::byte> moved_keys(count * kw), moved_values(count * vw);
-  const auto* key_in = static_cast<const std::byte*>(keys);
+  std::vector<std::byte> moved_values(count * vw);
   const auto* value_in = static_cast<const std::byte*>(values);
-  const Partition p = partition(key_type, options, keys, count, set.size(), [&](std::uint64_t i, std::uint64_t q) {
-    std::memcpy(moved_keys.data() + q * kw, key_in + i * kw, kw);
-    std::memcpy(moved_values.data() + q * vw, value_in + i * vw, vw);
-  });
+  Partition p;
+  std::vector<std::byte> moved_keys =
+      partitioned_keys(key_type, options, keys, count, set.size(), p, [&](std::uint64_t i, std::uint64_t q) {
+        std::memcpy(moved_values.data() + q * vw, value_in + i * vw, vw);
+      });
   // As sort_to: in place, the arrays are written only once every device is done.
   const bool in_place = sorted_keys == keys || sorted_values == values;
   auto* key_out = in_place ? moved_keys.data() : static_cast<std::byte*>(sorted_keys);
@@ -331,20 +339,15 @@ void argsort64_to(DeviceSet& set, KeyType type, const void* keys, std::uint64_t*
                   const SortOptions& options) {
   check_arrays(keys, count, "argsort64_to");
   check_arrays(indices, count, "argsort64_to");
-  if (set.size() <= 1 || count == 0) {
-    if (set.size() == 1) argsort64_to(set[0], type, keys, indices, count, options);
-    return;
-  }
+  if (set.size() == 1) return argsort64_to(set[0], type, keys, indices, count, options);
+  if (count == 0) return;
   // The stable permutation, as argsort64 on one device gives it: automatic means radix here.
   SortOptions stable = options;
   if (stable.algorithm == SortAlgorithm::automatic) stable.algorithm = SortAlgorithm::radix;
   const std::size_t width = key_bytes(type);
-  std::vector<std::byte> moved(count * width);
-  const auto* in = static_cast<const std::byte*>(keys);
-  const Partition p = partition(type, options, keys, count, set.size(), [&](std::uint64_t i, std::uint64_t q) {
-    std::memcpy(moved.data() + q * width, in + i * width, width);
-    indices[q] = i;
-  });
+  Partition p;
+  std::vector<std::byte> moved = partitioned_keys(type, options, keys, count, set.size(), p,
+                                                  [&](std::uint64_t i, std::uint64_t q) { indices[q] = i; });
   on_devices(set, p, stable, [&](Context& ctx, std::uint64_t first, std::uint64_t n, const SortOptions& o) {
     sort_pairs(ctx, type, moved.data() + first * width, ValueType::u64, indices + first, n, o);
   });
