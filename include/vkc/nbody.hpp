@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "vkc/context.hpp"
+#include "vkc/device_set.hpp"
 
 namespace vkc {
 class Recorder;
@@ -116,13 +117,22 @@ struct Diagnostics {
 /// N = 512k on 16 cores.
 Diagnostics diagnose(const State& state, const Config& config);
 
-/// A simulation whose state is on the GPU of `ctx`, which must outlive it.
+/// A simulation whose state is on the GPU of `ctx`, or shared among the devices of a DeviceSet,
+/// which must outlive it.
 class Simulation {
  public:
   /// Uploads `initial` (at least 2 bodies; finite; masses >= 0) and computes the first
   /// accelerations. Throws vkc::Error for a bad state or config (its message says which), and for
   /// device failures.
   Simulation(Context& ctx, const State& initial, const Config& config = {});
+  /// The bodies shared among the devices of `devices`: each device holds every position, and
+  /// computes the forces on and moves one contiguous range of the bodies (equal shares, so that
+  /// devices of one kind finish together; a device beyond the N-th gets none). After each drift
+  /// the devices exchange their ranges' positions through host memory, one submission per device
+  /// per step. Every body's pull sums the same terms in the same order as on one device, so
+  /// devices of one kind give one device's result bit for bit. A set of one device runs as the
+  /// constructor above.
+  Simulation(DeviceSet& devices, const State& initial, const Config& config = {});
   ~Simulation();
   Simulation(Simulation&&) noexcept;
   Simulation& operator=(Simulation&&) = delete;
@@ -137,26 +147,34 @@ class Simulation {
   void set_state(const State& state);
 
   std::size_t size() const;
+  /// The devices that hold bodies: 1 on a Context, min(devices, N) on a DeviceSet.
+  std::size_t devices() const;
   double time() const;
   const Config& config() const;
 
-  // For benchmarks and the renderer: the GPU buffers (vec4 per body) and the record API.
+  // For benchmarks and the renderer: the first device's Context and GPU buffers (vec4 per body;
+  // positions of every body, velocities and accelerations of the first device's range, which
+  // is every body on one device) and the record API.
+  Context& context() const;
   const Buffer& positions() const;
   const Buffer& velocities() const;
   const Buffer& accelerations() const;
   /// Records one force evaluation (N^2 interactions) into `r`: writes the accelerations from
   /// the positions and adds half_dt times them to the velocities (0: velocities untouched).
+  /// One device only: throws Error when the bodies are shared among several.
   void record_forces(Recorder& r, float half_dt) const;
   /// Records `count` leapfrog steps; the accelerations must be those of the positions.
+  /// One device only, as record_forces.
   void record_steps(Recorder& r, float dt, std::uint32_t count) const;
 
-  /// The tuning the force kernel runs with, after defaults were resolved.
+  /// The tuning the force kernel runs with (on the first device), after defaults were resolved.
   struct Tuning {
     std::uint32_t workgroup_size, bodies_per_invocation, tile;
   };
   Tuning tuning() const;
 
  private:
+  void check_one_device(const char* function) const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
@@ -189,6 +207,7 @@ class Renderer {
   Renderer& operator=(Renderer&&) = delete;
 
   /// Renders the simulation's current positions; returns width*height*4 bytes, row 0 at top.
+  /// The renderer's Context must be the simulation's (its first device's). Throws Error when not.
   std::vector<std::uint8_t> render(const Simulation& sim, const View& view);
   std::uint32_t width() const;
   std::uint32_t height() const;

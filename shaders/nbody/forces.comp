@@ -1,7 +1,9 @@
 // All-pairs Plummer-softened gravitational accelerations, tile by tile through shared memory,
 // BODIES bodies per invocation; then the leapfrog half kick v += a * half_dt.
-// Reads binding 0 (positions xyz+mass), writes binding 1 (accelerations), updates binding 2
-// (velocities; untouched when half_dt is 0).
+// Computes the rows [first, first + rows) of the n bodies: one device's share when several split
+// them. Reads binding 0 (all n positions, xyz+mass), writes binding 1 (the rows' accelerations),
+// updates binding 2 (the rows' velocities; untouched when half_dt is 0); row r of those two
+// buffers is body first + r.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
@@ -22,6 +24,8 @@ layout(push_constant) uniform Push {
   float eps2;
   float gravity;
   float half_dt;
+  uint first;
+  uint rows;
 } pc;
 
 shared vec4 tile[TILE];
@@ -39,14 +43,14 @@ vec3 pull(vec3 p, vec4 b, vec3 a) {
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   const uint wg = gl_WorkGroupSize.x;
-  // Body k of this invocation is first + k * wg, so that each load is contiguous across the
-  // workgroup. Bodies at or past n compute on a zero body and store nothing.
-  const uint first = linear_workgroup_id() * wg * BODIES + lid;
+  // Row k of this invocation is row0 + k * wg, so that each load is contiguous across the
+  // workgroup. Rows at or past pc.rows compute on a zero body and store nothing.
+  const uint row0 = linear_workgroup_id() * wg * BODIES + lid;
   vec3 p[BODIES];
   vec3 a[BODIES];
   [[unroll]] for (uint k = 0; k < BODIES; ++k) {
-    const uint i = first + k * wg;
-    p[k] = i < pc.n ? pos[i].xyz : vec3(0);
+    const uint i = row0 + k * wg;
+    p[k] = i < pc.rows ? pos[pc.first + i].xyz : vec3(0);
     a[k] = vec3(0);
   }
 
@@ -68,8 +72,8 @@ void main() {
   }
 
   [[unroll]] for (uint k = 0; k < BODIES; ++k) {
-    const uint i = first + k * wg;
-    if (i >= pc.n) continue;
+    const uint i = row0 + k * wg;
+    if (i >= pc.rows) continue;
     const vec3 g = pc.gravity * a[k];
     acc[i] = vec4(g, 0);
     if (pc.half_dt != 0) vel[i].xyz += pc.half_dt * g;

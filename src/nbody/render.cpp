@@ -81,6 +81,7 @@ std::uint32_t Renderer::height() const { return impl_->height; }
 
 std::vector<std::uint8_t> Renderer::render(const Simulation& sim, const View& view) {
   Impl& m = *impl_;
+  if (&sim.context() != &m.ctx) throw Error("nbody: render needs a Renderer on the simulation's (first) device");
   const std::uint32_t pixels = m.width * m.height;
   const std::uint32_t wg = streaming_workgroup_size(m.ctx.info());
   const SplatPush splat{static_cast<std::uint32_t>(sim.size()), m.width, m.height, view.centre_x, view.centre_y,

@@ -1,8 +1,11 @@
 // vkc::nbody::Simulation: the state buffers, the tuning of the force kernel, and the
-// kick-drift-kick leapfrog recorded as two dispatches per step.
+// kick-drift-kick leapfrog recorded as two dispatches per step, on one device or shared among
+// several that exchange positions through host memory after every drift.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -10,6 +13,8 @@
 #include "core/kernels.hpp"
 #include "core/pipeline.hpp"
 #include "core/recorder.hpp"
+#include "core/worker_pool.hpp"
+#include "vkc/device_set.hpp"
 #include "vkc/nbody.hpp"
 
 // forces.comp's and kick_drift.comp's specialization-constant ids (macros only).
@@ -23,11 +28,14 @@ struct ForcesPush {
   float eps2;
   float gravity;
   float half_dt;
+  std::uint32_t first;
+  std::uint32_t rows;
 };
 struct KickDriftPush {
-  std::uint32_t n;
+  std::uint32_t rows;
   float dt;
   float half_dt;
+  std::uint32_t first;
 };
 
 constexpr std::uint32_t kUnroll = 8;  // shaders/nbody/forces.comp: UNROLL
@@ -79,19 +87,17 @@ Simulation::Tuning resolve(const Config& c, const DeviceInfo& info) {
   return t;
 }
 
-}  // namespace
-
-struct Simulation::Impl {
+// One device's share of the bodies: it holds every position, and the velocities and accelerations
+// of its rows [first, first + rows).
+struct Shard {
   Context& ctx;
-  Config config;
-  Tuning tuning;
-  std::uint32_t n;
+  Simulation::Tuning tuning;
+  std::uint32_t first, rows;
   Buffer pos, vel, acc;
-  double time = 0;
 
-  Impl(Context& c, const State& s, const Config& cfg)
-      : ctx(c), config(cfg), tuning(resolve(cfg, c.info())), n(static_cast<std::uint32_t>(s.size())),
-        pos(c.create_buffer(16ull * n)), vel(c.create_buffer(16ull * n)), acc(c.create_buffer(16ull * n)) {}
+  Shard(Context& c, const Config& config, std::uint32_t n, std::uint32_t first_row, std::uint32_t row_count)
+      : ctx(c), tuning(resolve(config, c.info())), first(first_row), rows(row_count), pos(c.create_buffer(16ull * n)),
+        vel(c.create_buffer(16ull * rows)), acc(c.create_buffer(16ull * rows)) {}
 
   const Pipeline& forces() const {
     std::vector<std::uint32_t> c(NBODY_FORCES_CONSTANTS);
@@ -112,79 +118,197 @@ struct Simulation::Impl {
                           .push_bytes = sizeof(KickDriftPush)});
   }
 
-  void record_forces(Recorder& r, float half_dt) const {
+  void record_forces(Recorder& r, const Config& config, std::uint32_t n, float half_dt) const {
     const float eps = config.softening;
-    const ForcesPush push{n, eps * eps, config.gravity, half_dt};
+    const ForcesPush push{n, eps * eps, config.gravity, half_dt, first, rows};
     const std::uint64_t per_group = std::uint64_t{tuning.workgroup_size} * tuning.bodies_per_invocation;
-    r.dispatch(forces(), {reads(pos), writes(acc), updates(vel)}, push, groups_for(n, per_group));
+    r.dispatch(forces(), {reads(pos), writes(acc), updates(vel)}, push, groups_for(rows, per_group));
   }
 
   void record_kick_drift(Recorder& r, float dt) const {
-    const KickDriftPush push{n, dt, 0.5f * dt};
+    const KickDriftPush push{rows, dt, 0.5f * dt, first};
     r.dispatch(kick_drift(), {reads(acc), updates(vel), updates(pos)}, push,
-               groups_for(n, streaming_workgroup_size(ctx.info())));
+               groups_for(rows, streaming_workgroup_size(ctx.info())));
+  }
+
+  // The positions of the bodies that other devices move, from `all` (vec4 per body).
+  void upload_others(const float* all, std::uint32_t n) {
+    if (first) ctx.upload(pos, all, 16ull * first);
+    const std::uint64_t end = std::uint64_t{first} + rows;
+    if (end < n) ctx.upload(pos, all + 4 * end, 16 * (n - end), 16 * end);
+  }
+  void download_own(float* all) { ctx.download(pos, all + 4ull * first, 16ull * rows, 16ull * first); }
+};
+
+// The bodies' rows shared among `devices` contexts in equal contiguous ranges, none empty.
+std::vector<Shard> make_shards(const std::vector<Context*>& devices, const Config& config, std::uint32_t n) {
+  const std::uint64_t count = std::min<std::uint64_t>(devices.size(), n);
+  std::vector<Shard> shards;
+  shards.reserve(count);
+  for (std::uint64_t d = 0; d < count; ++d) {
+    const auto first = static_cast<std::uint32_t>(n * d / count), end = static_cast<std::uint32_t>(n * (d + 1) / count);
+    shards.emplace_back(*devices[d], config, n, first, end - first);
+  }
+  return shards;
+}
+
+std::vector<Context*> contexts_of(DeviceSet& set) {
+  std::vector<Context*> all;
+  for (std::size_t d = 0; d < set.size(); ++d) all.push_back(&set[d]);
+  return all;
+}
+
+}  // namespace
+
+struct Simulation::Impl {
+  Config config;
+  std::uint32_t n;
+  std::vector<Shard> shards;
+  // Several devices: a thread each, and the host copies of every position they exchange, two so
+  // that a device may write a step's while another still reads the step before's.
+  std::unique_ptr<detail::WorkerPool> threads;
+  std::array<std::vector<float>, 2> exchange;
+  double time = 0;
+
+  Impl(const std::vector<Context*>& devices, const State& s, const Config& cfg)
+      : config(cfg), n(static_cast<std::uint32_t>(s.size())), shards(make_shards(devices, cfg, n)) {
+    if (shards.size() > 1) {
+      threads = std::make_unique<detail::WorkerPool>(static_cast<unsigned>(shards.size()));
+      for (auto& e : exchange) e.resize(4ull * n);
+    }
+  }
+
+  template <class F>
+  void on_shards(F f) {
+    if (!threads) return f(shards.front());
+    threads->run(static_cast<unsigned>(shards.size()), [&](unsigned d) { f(shards[d]); });
   }
 
   void upload(const State& s) {
     check_state(s);
     if (s.size() != n) throw Error("nbody: set_state cannot change the number of bodies");
-    ctx.upload(pos, s.positions.data(), 16ull * n);
-    ctx.upload(vel, s.velocities.data(), 16ull * n);
-    ctx.run([&](Recorder& r) { record_forces(r, 0.0f); });
+    on_shards([&](Shard& shard) {
+      shard.ctx.upload(shard.pos, s.positions.data(), 16ull * n);
+      shard.ctx.upload(shard.vel, s.velocities.data() + 4ull * shard.first, 16ull * shard.rows);
+      shard.ctx.run([&](Recorder& r) { shard.record_forces(r, config, n, 0.0f); });
+    });
     time = s.time;
+  }
+
+  // One device: `count` steps in submissions of about 1e11 interactions (well under a second on a
+  // large GPU), so that no single submission runs long enough to trip a driver's watchdog.
+  void step_alone(float dt, std::uint32_t count) {
+    Shard& shard = shards.front();
+    const double per_step = double(n) * n;
+    const auto chunk = static_cast<std::uint32_t>(std::clamp(1e11 / per_step, 1.0, 4096.0));
+    for (std::uint32_t done = 0; done < count;) {
+      const std::uint32_t now = std::min(chunk, count - done);
+      shard.ctx.run([&](Recorder& r) {
+        for (std::uint32_t k = 0; k < now; ++k) {
+          shard.record_kick_drift(r, dt);
+          shard.record_forces(r, config, n, 0.5f * dt);
+        }
+      });
+      done += now;
+    }
+  }
+
+  // Several devices: each drifts its rows and hands their positions to the others through host
+  // memory before any computes forces, one submission per device per step.
+  void step_together(float dt, std::uint32_t count) {
+    on_shards([&](Shard& shard) {
+      shard.ctx.run([&](Recorder& r) { shard.record_kick_drift(r, dt); });
+      shard.download_own(exchange[0].data());
+    });
+    for (std::uint32_t k = 0; k < count; ++k) {
+      const bool last = k + 1 == count;
+      const float* drifted = exchange[k % 2].data();
+      float* next = exchange[(k + 1) % 2].data();
+      on_shards([&](Shard& shard) {
+        shard.upload_others(drifted, n);
+        shard.ctx.run([&](Recorder& r) {
+          shard.record_forces(r, config, n, 0.5f * dt);
+          if (!last) shard.record_kick_drift(r, dt);
+        });
+        if (!last) shard.download_own(next);
+      });
+    }
   }
 };
 
 Simulation::Simulation(Context& ctx, const State& initial, const Config& config) {
   check_config(config);
   check_state(initial);
-  impl_ = std::make_unique<Impl>(ctx, initial, config);
+  impl_ = std::make_unique<Impl>(std::vector<Context*>{&ctx}, initial, config);
+  impl_->upload(initial);
+}
+
+Simulation::Simulation(DeviceSet& devices, const State& initial, const Config& config) {
+  check_config(config);
+  check_state(initial);
+  if (devices.size() == 0) throw Error("nbody: the device set is empty");
+  impl_ = std::make_unique<Impl>(contexts_of(devices), initial, config);
   impl_->upload(initial);
 }
 
 Simulation::~Simulation() = default;
 Simulation::Simulation(Simulation&&) noexcept = default;
 
-void Simulation::record_forces(Recorder& r, float half_dt) const { impl_->record_forces(r, half_dt); }
+void Simulation::record_forces(Recorder& r, float half_dt) const {
+  check_one_device("record_forces");
+  impl_->shards.front().record_forces(r, impl_->config, impl_->n, half_dt);
+}
 
 void Simulation::record_steps(Recorder& r, float dt, std::uint32_t count) const {
+  check_one_device("record_steps");
   for (std::uint32_t s = 0; s < count; ++s) {
-    impl_->record_kick_drift(r, dt);
-    impl_->record_forces(r, 0.5f * dt);
+    impl_->shards.front().record_kick_drift(r, dt);
+    impl_->shards.front().record_forces(r, impl_->config, impl_->n, 0.5f * dt);
+  }
+}
+
+void Simulation::check_one_device(const char* function) const {
+  if (impl_->shards.size() > 1) {
+    throw Error(std::string("nbody: ") + function + " records one device's work; this simulation runs on " +
+                std::to_string(impl_->shards.size()));
   }
 }
 
 void Simulation::step(float dt, std::uint32_t count) {
   if (!std::isfinite(dt) || dt <= 0) throw Error("nbody: the time step must be finite and > 0");
-  // Submissions of about 1e11 interactions (well under a second on a large GPU), so that no
-  // single submission runs long enough to trip a driver's watchdog.
-  const double per_step = double(impl_->n) * impl_->n;
-  const auto chunk = static_cast<std::uint32_t>(std::clamp(1e11 / per_step, 1.0, 4096.0));
-  for (std::uint32_t done = 0; done < count;) {
-    const std::uint32_t now = std::min(chunk, count - done);
-    impl_->ctx.run([&](Recorder& r) { record_steps(r, dt, now); });
-    done += now;
+  if (count == 0) return;
+  if (impl_->shards.size() == 1) {
+    impl_->step_alone(dt, count);
+  } else {
+    impl_->step_together(dt, count);
   }
   impl_->time += double(dt) * count;
 }
 
 State Simulation::state() const {
   State s;
-  s.positions.resize(4ull * impl_->n);
-  s.velocities.resize(4ull * impl_->n);
-  impl_->ctx.download(impl_->pos, s.positions.data(), 16ull * impl_->n);
-  impl_->ctx.download(impl_->vel, s.velocities.data(), 16ull * impl_->n);
+  const std::uint32_t n = impl_->n;
+  s.positions.resize(4ull * n);
+  s.velocities.resize(4ull * n);
+  // Every device holds every position after a step; each holds its own rows' velocities.
+  const Shard& front = impl_->shards.front();
+  front.ctx.download(front.pos, s.positions.data(), 16ull * n);
+  for (const Shard& shard : impl_->shards) {
+    shard.ctx.download(shard.vel, s.velocities.data() + 4ull * shard.first, 16ull * shard.rows);
+  }
   s.time = impl_->time;
   return s;
 }
 
 void Simulation::set_state(const State& state) { impl_->upload(state); }
 std::size_t Simulation::size() const { return impl_->n; }
+std::size_t Simulation::devices() const { return impl_->shards.size(); }
 double Simulation::time() const { return impl_->time; }
 const Config& Simulation::config() const { return impl_->config; }
-const Buffer& Simulation::positions() const { return impl_->pos; }
-const Buffer& Simulation::velocities() const { return impl_->vel; }
-const Buffer& Simulation::accelerations() const { return impl_->acc; }
-Simulation::Tuning Simulation::tuning() const { return impl_->tuning; }
+Context& Simulation::context() const { return impl_->shards.front().ctx; }
+const Buffer& Simulation::positions() const { return impl_->shards.front().pos; }
+const Buffer& Simulation::velocities() const { return impl_->shards.front().vel; }
+const Buffer& Simulation::accelerations() const { return impl_->shards.front().acc; }
+Simulation::Tuning Simulation::tuning() const { return impl_->shards.front().tuning; }
 
 }  // namespace vkc::nbody

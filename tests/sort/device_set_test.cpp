@@ -15,52 +15,15 @@
 
 #include "sort/device_set_sort.hpp"
 #include "sort/reference.hpp"
-#include "support/gpu_test.hpp"
+#include "support/device_set_test.hpp"
 #include "vkc/device_set.hpp"
 #include "vkc/sort.hpp"
 
 namespace vkc::test {
 namespace {
 
-// "I,I,...,I": the test's device `copies` times.
-std::string repeated_device(std::size_t copies) {
-  const std::string index = std::to_string(context().info().index);
-  std::string list = index;
-  for (std::size_t i = 1; i < copies; ++i) list += "," + index;
-  return list;
-}
-
-ContextOptions quiet_options(std::uint64_t memory_limit = 0) {
-  ContextOptions options;
-  options.quiet = true;
-  options.device_memory_limit = memory_limit;
-  return options;
-}
-
-// The sets the tests share (a Context each, with validation where the environment asks), opened
-// once per program, and checked for validation messages after every test.
-class DeviceSetTest : public GpuTest {
+class DeviceSetSort : public DeviceSetTest {
  protected:
-  static DeviceSet& devices(std::size_t copies) {
-    static std::vector<std::unique_ptr<DeviceSet>> sets(5);
-    if (!sets.at(copies)) sets[copies] = std::make_unique<DeviceSet>(repeated_device(copies), quiet_options());
-    opened().push_back(sets[copies].get());
-    return *sets[copies];
-  }
-  static std::vector<DeviceSet*>& opened() {
-    static std::vector<DeviceSet*> list;
-    return list;
-  }
-  void TearDown() override {
-    for (DeviceSet* set : opened()) {
-      for (std::size_t d = 0; d < set->size(); ++d) {
-        for (const std::string& m : (*set)[d].take_validation_messages()) ADD_FAILURE() << "validation layer: " << m;
-      }
-    }
-    opened().clear();
-    GpuTest::TearDown();
-  }
-
   SortOptions options(SortOrder order, SortAlgorithm algorithm = SortAlgorithm::automatic) const {
     SortOptions o;
     o.order = order;
@@ -99,7 +62,7 @@ class DeviceSetTest : public GpuTest {
 };
 
 template <class T>
-class DeviceSetKeyTypes : public DeviceSetTest {};
+class DeviceSetKeyTypes : public DeviceSetSort {};
 using KeyTypes = ::testing::Types<std::uint32_t, std::int32_t, float, std::uint64_t, std::int64_t, double,
                                   std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, Float16, BFloat16>;
 TYPED_TEST_SUITE(DeviceSetKeyTypes, KeyTypes);
@@ -124,7 +87,7 @@ std::vector<std::uint64_t> shares(const std::vector<K>& keys, std::size_t device
   return out;
 }
 
-TEST_F(DeviceSetTest, SkewedKeysStillSplitEvenly) {
+TEST_F(DeviceSetSort, SkewedKeysStillSplitEvenly) {
   auto rng = rng_for_current_test();
   DeviceSet& set = devices(4);
   for (Dist dist : {Dist::equal, Dist::few, Dist::sorted, Dist::reverse}) {
@@ -149,7 +112,7 @@ TEST_F(DeviceSetTest, SkewedKeysStillSplitEvenly) {
   expect_every_form(set, narrow, SortOrder::ascending);
 }
 
-TEST_F(DeviceSetTest, CountsBelowTheNumberOfDevices) {
+TEST_F(DeviceSetSort, CountsBelowTheNumberOfDevices) {
   auto rng = rng_for_current_test();
   for (std::size_t n : {0u, 1u, 2u, 3u, 5u}) {
     expect_every_form(devices(4), make_keys<float>(n, Dist::special, rng), SortOrder::descending);
@@ -157,7 +120,7 @@ TEST_F(DeviceSetTest, CountsBelowTheNumberOfDevices) {
   }
 }
 
-TEST_F(DeviceSetTest, UnstableAlgorithmsSortToo) {
+TEST_F(DeviceSetSort, UnstableAlgorithmsSortToo) {
   auto rng = rng_for_current_test();
   const auto input = make_keys<double>(12345, Dist::special, rng);
   for (SortAlgorithm algorithm : {SortAlgorithm::bitonic, SortAlgorithm::automatic}) {
@@ -167,22 +130,19 @@ TEST_F(DeviceSetTest, UnstableAlgorithmsSortToo) {
   }
 }
 
-TEST_F(DeviceSetTest, EachDeviceSortsItsShareOutOfCore) {
+TEST_F(DeviceSetSort, EachDeviceSortsItsShareOutOfCore) {
   auto rng = rng_for_current_test();
   DeviceSet capped(repeated_device(2), quiet_options(96 << 10));  // below each device's share
-  opened().push_back(&capped);
+  watch(capped);
   const auto input = make_keys<std::uint32_t>(60000, Dist::uniform, rng);
   expect_every_form(capped, input, SortOrder::ascending);
-  opened().pop_back();
-  for (std::size_t d = 0; d < capped.size(); ++d) {
-    for (const std::string& m : capped[d].take_validation_messages()) ADD_FAILURE() << "validation layer: " << m;
-  }
+  forget(capped);
 }
 
 // Progress as on one device: on the calling thread only, never going back, ending at the whole
 // count; a callback that throws cancels every device and leaves an in-place sort's arrays as
 // they were.
-TEST_F(DeviceSetTest, ProgressOnTheCallingThreadAndCancellation) {
+TEST_F(DeviceSetSort, ProgressOnTheCallingThreadAndCancellation) {
   auto rng = rng_for_current_test();
   const auto input = make_keys<std::uint32_t>(200000, Dist::uniform, rng);
   const auto caller = std::this_thread::get_id();
@@ -223,7 +183,7 @@ TEST_F(DeviceSetTest, ProgressOnTheCallingThreadAndCancellation) {
   expect_every_form(devices(3), make_keys<std::uint32_t>(5000, Dist::uniform, rng), SortOrder::ascending);
 }
 
-TEST_F(DeviceSetTest, OneDeviceIsTheSingleDeviceSort) {
+TEST_F(DeviceSetSort, OneDeviceIsTheSingleDeviceSort) {
   auto rng = rng_for_current_test();
   expect_every_form(devices(1), make_keys<std::int64_t>(5000, Dist::few, rng), SortOrder::descending);
 }
