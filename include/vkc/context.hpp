@@ -76,6 +76,19 @@ struct DeviceInfo {
   bool shader_int64 = false;
   bool shader_float64 = false;
 
+  /// Where a device sits on the PCI bus, when its driver says (VK_EXT_pci_bus_info), and what the
+  /// operating system tells of its link and NUMA node (Linux's sysfs). Devices that share a
+  /// host's memory bandwidth or a PCIe switch show it here.
+  struct Pci {
+    bool known = false;  ///< the driver gave the address
+    std::uint32_t domain = 0, bus = 0, device = 0, function = 0;
+    int numa_node = -1;                         ///< -1: unknown, or one node
+    std::string link_speed, max_link_speed;     ///< e.g. "32.0 GT/s PCIe"; empty: unknown
+    std::uint32_t link_width = 0, max_link_width = 0;  ///< lanes; 0: unknown
+    std::string address() const;                ///< "0000:1b:00.0"; empty when not known
+  };
+  Pci pci;
+
   /// Size of the largest device-local heap in bytes.
   std::uint64_t device_local_bytes() const;
   std::string api_version_string() const;

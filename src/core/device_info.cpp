@@ -4,7 +4,9 @@
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 
 #include "core/check.hpp"
 #include "core/loader.hpp"
@@ -20,6 +22,13 @@ const char* to_string(DeviceType type) {
     case DeviceType::cpu: return "CPU";
     default: return "other";
   }
+}
+
+std::string DeviceInfo::Pci::address() const {
+  if (!known) return {};
+  char text[32];
+  std::snprintf(text, sizeof text, "%04x:%02x:%02x.%x", domain, bus, device, function);
+  return text;
 }
 
 std::uint64_t DeviceInfo::device_local_bytes() const {
@@ -98,7 +107,40 @@ std::uint32_t timestamp_bits(VkPhysicalDevice physical) {
   return 0;
 }
 
+// The first line of a sysfs file; empty when it cannot be read.
+std::string first_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// A sysfs number, or `otherwise` when the file is missing or holds no number.
+template <class T>
+T number_in(const std::string& path, T otherwise) {
+  const std::string text = first_line(path);
+  T value{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc() && end != text.data() ? value : otherwise;
+}
+
+// sysfs says "Unknown" for a link it cannot read (a function without a link, a virtual device).
+std::string link_speed_in(const std::string& path) {
+  std::string speed = first_line(path);
+  return speed.rfind("Unknown", 0) == 0 ? std::string() : speed;
+}
+
 }  // namespace
+
+void read_pci_link(DeviceInfo::Pci& pci, const std::string& root) {
+  if (!pci.known) return;
+  const std::string dir = root + "/" + pci.address() + "/";
+  pci.numa_node = number_in<int>(dir + "numa_node", -1);
+  pci.link_speed = link_speed_in(dir + "current_link_speed");
+  pci.max_link_speed = link_speed_in(dir + "max_link_speed");
+  pci.link_width = number_in<std::uint32_t>(dir + "current_link_width", 0);
+  pci.max_link_width = number_in<std::uint32_t>(dir + "max_link_width", 0);
+}
 
 bool has_extension(VkPhysicalDevice physical, const char* name) {
   std::uint32_t count = 0;
@@ -119,8 +161,11 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, std::uint32_t index) {
   const bool host_import = has_extension(physical, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
   VkPhysicalDeviceExternalMemoryHostPropertiesEXT import_props{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT, &maintenance3};
-  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
-                                    host_import ? static_cast<void*>(&import_props) : &maintenance3};
+  void* chain = host_import ? static_cast<void*>(&import_props) : &maintenance3;
+  const bool pci_bus_info = has_extension(physical, VK_EXT_PCI_BUS_INFO_EXTENSION_NAME);
+  VkPhysicalDevicePCIBusInfoPropertiesEXT pci{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT, chain};
+  if (pci_bus_info) chain = &pci;
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, chain};
   vkGetPhysicalDeviceProperties2(physical, &props);
   const VkPhysicalDeviceLimits& limits = props.properties.limits;
 
@@ -163,6 +208,12 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, std::uint32_t index) {
   info.shader_int64 = features.features.shaderInt64;
   info.shader_float64 = features.features.shaderFloat64;
   info.vulkan_memory_model_device_scope = v12.vulkanMemoryModel && v12.vulkanMemoryModelDeviceScope;
+
+  if (pci_bus_info) {
+    info.pci = {.known = true, .domain = pci.pciDomain, .bus = pci.pciBus, .device = pci.pciDevice,
+                .function = pci.pciFunction};
+    read_pci_link(info.pci);
+  }
 
   VkPhysicalDeviceMemoryProperties memory{};
   vkGetPhysicalDeviceMemoryProperties(physical, &memory);

@@ -22,6 +22,11 @@ int device_type_preference(DeviceType type);
 /// Throws Error when nothing matches.
 std::uint32_t choose_device(const std::vector<DeviceInfo>& devices, const std::string& wanted);
 
+/// Fills the link and NUMA facts of `pci` (whose address is known) from the sysfs folder of a
+/// PCI device: `root`/<address>/numa_node, current_link_speed, ... (root: /sys/bus/pci/devices).
+/// Leaves a fact it cannot read as unknown.
+void read_pci_link(DeviceInfo::Pci& pci, const std::string& root = "/sys/bus/pci/devices");
+
 /// Whether `physical` offers the device extension `name`.
 bool has_extension(VkPhysicalDevice physical, const char* name);
 

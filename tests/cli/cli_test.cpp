@@ -36,7 +36,7 @@ TEST_F(CliInfo, JsonNamesEveryField) {
   EXPECT_EQ(o.status, 0) << o.err;
   for (const char* key : {"\"name\"", "\"driver\"", "\"api_version\"", "\"type\"", "\"subgroup_size\"",
                           "\"min_subgroup_size\"", "\"subgroup_operations\"", "\"shared_memory_bytes\"",
-                          "\"max_workgroup_invocations\"", "\"memory_heaps\"", "\"timestamp_period_ns\""}) {
+                          "\"max_workgroup_invocations\"", "\"memory_heaps\"", "\"timestamp_period_ns\"", "\"pci\""}) {
     EXPECT_THAT(o.out, HasSubstr(key));
   }
 }

@@ -19,6 +19,32 @@ std::string join(const std::vector<std::string>& items) {
 
 std::string mib(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
+// null when the driver gives no PCI address; a fact the system does not tell is null too.
+nlohmann::json pci_json(const DeviceInfo::Pci& p) {
+  if (!p.known) return nullptr;
+  const auto or_null = [](auto value, bool known) { return known ? nlohmann::json(value) : nlohmann::json(nullptr); };
+  return {{"address", p.address()},
+          {"numa_node", or_null(p.numa_node, p.numa_node >= 0)},
+          {"link_speed", or_null(p.link_speed, !p.link_speed.empty())},
+          {"link_width", or_null(p.link_width, p.link_width > 0)},
+          {"max_link_speed", or_null(p.max_link_speed, !p.max_link_speed.empty())},
+          {"max_link_width", or_null(p.max_link_width, p.max_link_width > 0)}};
+}
+
+// "0000:1b:00.0, link 32.0 GT/s PCIe x16 (max 32.0 GT/s PCIe x16), NUMA node 0", or "unknown".
+std::string pci_text(const DeviceInfo::Pci& p) {
+  if (!p.known) return "unknown";
+  std::string text = p.address();
+  const auto link = [](const std::string& speed, std::uint32_t width) {
+    return (speed.empty() ? std::string("?") : speed) + " x" + (width ? std::to_string(width) : std::string("?"));
+  };
+  if (!p.link_speed.empty() || p.link_width) {
+    text += ", link " + link(p.link_speed, p.link_width) + " (max " + link(p.max_link_speed, p.max_link_width) + ")";
+  }
+  if (p.numa_node >= 0) text += ", NUMA node " + std::to_string(p.numa_node);
+  return text;
+}
+
 nlohmann::json to_json(const DeviceInfo& d) {
   nlohmann::json heaps = nlohmann::json::array();
   for (const auto& h : d.heaps) heaps.push_back({{"bytes", h.bytes}, {"device_local", h.device_local}});
@@ -44,7 +70,8 @@ nlohmann::json to_json(const DeviceInfo& d) {
           {"timestamp_period_ns", d.timestamp_period_ns},
           {"timestamp_valid_bits", d.timestamp_valid_bits},
           {"shader_int64", d.shader_int64},
-          {"shader_float64", d.shader_float64}};
+          {"shader_float64", d.shader_float64},
+          {"pci", pci_json(d.pci)}};
 }
 
 void print_text(const DeviceInfo& d) {
@@ -65,6 +92,7 @@ void print_text(const DeviceInfo& d) {
   std::printf("    memory heaps          %s\n", heaps.str().c_str());
   std::printf("    timestamp period      %g ns (%u valid bits)\n", d.timestamp_period_ns, d.timestamp_valid_bits);
   std::printf("    64-bit int / float    %s / %s\n", d.shader_int64 ? "yes" : "no", d.shader_float64 ? "yes" : "no");
+  std::printf("    PCI                   %s\n", pci_text(d.pci).c_str());
 }
 
 std::string version_string(std::uint32_t v) {
