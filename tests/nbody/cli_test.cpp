@@ -1,6 +1,7 @@
 // vkc nbody through files, as a user runs it: a saved state loads back bit for bit, a run
-// continued from a saved state equals the uninterrupted run, and --frames writes one decodable
-// PNG per diagnostic, named by step, with nothing left of an earlier run's frames.
+// continued from a saved state equals the uninterrupted run, the bodies shared among --devices
+// end where one device leaves them, and --frames writes one decodable PNG per diagnostic, named
+// by step, with nothing left of an earlier run's frames.
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -73,6 +74,16 @@ TEST_F(NbodyCli, SavedStateIsWhatTheSimulationComputed) {
   const nbody::State got = nbody::load_state(path("a.npy"));
   EXPECT_EQ(got.positions, want.positions);
   EXPECT_EQ(got.velocities, want.velocities);
+}
+
+TEST_F(NbodyCli, DevicesShareTheBodiesWithOneDevicesResult) {
+  const std::string device = std::to_string(ctx().info().index);
+  ASSERT_NO_FATAL_FAILURE(nbody("--bodies 301 --seed 2 --steps 12 --every 6 --save '" + path("one.npy") + "'"));
+  ASSERT_NO_FATAL_FAILURE(nbody("--devices " + device + "," + device + "," + device +
+                                " --bodies 301 --seed 2 --steps 12 --every 6 --frames '" + path("frames") +
+                                "' --save '" + path("three.npy") + "'"));
+  EXPECT_EQ(state_rows(path("three.npy"), 301), state_rows(path("one.npy"), 301));
+  EXPECT_EQ(files().count("frame_00012.png"), 1u) << "frames rendered on the first device";
 }
 
 TEST_F(NbodyCli, LoadingAndSavingAgainKeepsTheStateBitForBit) {

@@ -99,6 +99,12 @@ void progress(const std::string& message) {
   std::fflush(stderr);
 }
 
+std::string device_list(const std::string& option) {
+  if (!option.empty()) return option;
+  const char* env = std::getenv("VKC_DEVICES");
+  return env ? env : "";
+}
+
 std::string build_commit() {
   const char* commit = std::getenv("VKC_COMMIT");
   return commit && *commit ? commit : VKC_GIT_COMMIT;

@@ -1,6 +1,6 @@
 // What vkc and vkc-bench (bench/main.cpp) share: the options every command takes, how a command
 // line runs (interrupts, errors, exit status), the check of an output before any work, progress
-// on stderr, and the commit the program was built from.
+// on stderr, the device list of --devices, and the commit the program was built from.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -30,6 +30,10 @@ void check_output_path(const std::string& path, const Common& common);
 /// Progress on stderr: on a terminal one line redrawn in place (an empty message clears it),
 /// otherwise each non-empty message as a line of its own; nothing with --quiet.
 void progress(const std::string& message);
+
+/// The devices a command runs on together: `option` (its --devices), else $VKC_DEVICES; empty
+/// means one device (--device).
+std::string device_list(const std::string& option);
 
 /// The commit this program was built from (VKC_COMMIT in the environment overrides it).
 std::string build_commit();

@@ -17,6 +17,7 @@
 
 #include "commands.hpp"
 #include "io/npy.hpp"
+#include "vkc/device_set.hpp"
 #include "vkc/nbody.hpp"
 
 namespace vkc::cli {
@@ -36,6 +37,7 @@ struct NbodyArgs {
   bool json = false;
   std::string save;
   std::string load;
+  std::string devices;  // --devices LIST, or empty: $VKC_DEVICES, else one device
 };
 
 // Host bytes per body: the initial state, the simulation's copy, a saved state and a frame's
@@ -79,7 +81,8 @@ void check(const NbodyArgs& a, const Common& common) {
   check_output_path(a.save, common);
 }
 
-// The device must hold the bodies: one buffer of vec4 per body, and three in its memory.
+// The device must hold the bodies: one buffer of vec4 per body, and three in its memory (each
+// device of several holds every position and its share of the rest: no more than one alone).
 void check_device(const Context& ctx, std::size_t bodies) {
   const DeviceInfo& d = ctx.info();
   if (16ull * bodies > d.max_storage_buffer_range ||
@@ -201,19 +204,26 @@ class Reporter {
 void run_nbody(const NbodyArgs& a, const Common& common) {
   check(a, common);
   if (!a.frames.empty()) prepare_frames(a.frames);
-  Context ctx(ContextOptions{.device = common.device});
-  if (a.load.empty()) check_device(ctx, std::size_t(a.bodies));
+  // One device (--device), or several that share the bodies (--devices): a DeviceSet of one then.
+  const std::string list = device_list(a.devices);
+  DeviceSet devices(list.empty() ? std::string_view(common.device) : std::string_view(list));
+  const auto check_devices = [&](std::size_t bodies) {
+    for (std::size_t d = 0; d < devices.size(); ++d) check_device(devices[d], bodies);
+  };
+  if (a.load.empty()) check_devices(std::size_t(a.bodies));
   nbody::State initial = a.load.empty() ? nbody::make_initial_conditions(nbody::parse_initial_conditions(a.ic),
                                                                          std::size_t(a.bodies), a.seed)
                                         : nbody::load_state(a.load);
-  if (!a.load.empty()) check_device(ctx, initial.size());
+  if (!a.load.empty()) check_devices(initial.size());
   nbody::Config config;
   config.softening = a.eps;
   config.gravity = a.gravity;
-  nbody::Simulation sim(ctx, initial, config);
+  nbody::Simulation sim(devices, initial, config);
   const auto t = sim.tuning();
+  const std::string where = sim.devices() == 1 ? sim.context().info().name
+                                               : std::to_string(sim.devices()) + " devices (" + list + ")";
   std::fprintf(stderr, "vkc nbody: %zu bodies (%s) on %s, eps %g, G %g; force kernel: workgroup %u, %u bodies/invocation, tile %u\n",
-               sim.size(), a.load.empty() ? a.ic.c_str() : a.load.c_str(), ctx.info().name.c_str(), double(a.eps),
+               sim.size(), a.load.empty() ? a.ic.c_str() : a.load.c_str(), where.c_str(), double(a.eps),
                double(a.gravity), t.workgroup_size, t.bodies_per_invocation, t.tile);
   if (sim.size() > 65536 && a.every > 0) {
     std::fprintf(stderr, "vkc nbody: note: each diagnostic sums N^2/2 = %.2g fp64 pair terms on the CPU\n",
@@ -224,7 +234,7 @@ void run_nbody(const NbodyArgs& a, const Common& common) {
   std::optional<nbody::Renderer> renderer;
   nbody::View view;
   if (!a.frames.empty()) {
-    renderer.emplace(ctx, a.frame_size, a.frame_size);
+    renderer.emplace(sim.context(), a.frame_size, a.frame_size);
     view = nbody::fit_view(initial);
   }
   auto checkpoint = [&](std::uint32_t step) {
@@ -278,6 +288,11 @@ void register_nbody(CLI::App& app, Common& common) {
   cmd->add_option("-o,--save", a->save,
                   "save the final state as an (N, 8) float32 .npy file (checked before the run)");
   cmd->add_option("--load", a->load, "start from a state saved by --save");
+  cmd->add_option("--devices", a->devices,
+                  "share the bodies among several devices: all (every GPU of the best kind) or a list of indices or "
+                  "names, a device may repeat (0,1; 0,0); each computes the forces on its share and they exchange "
+                  "positions every step (default: $VKC_DEVICES, else one device, --device)")
+      ->type_name("LIST");
   cmd->callback([&common, a] { run_nbody(*a, common); });
 }
 

@@ -363,13 +363,6 @@ void sort_segments_in_memory(std::unique_ptr<Context> ctx, const SortArgs& args,
   progress("");
 }
 
-// The devices to sort on together: --devices, else $VKC_DEVICES; empty: one device (--device).
-std::string device_list(const SortArgs& args) {
-  if (!args.devices.empty()) return args.devices;
-  const char* env = std::getenv("VKC_DEVICES");
-  return env ? env : "";
-}
-
 void run_sort(const SortArgs& args, const Common& common) {
   SortOptions options;
   options.algorithm = parse_algorithm(args.algorithm);
@@ -400,7 +393,7 @@ void run_sort(const SortArgs& args, const Common& common) {
   using Durability = io::AtomicFile::Durability;
   // Its temporary file exists from now until the result is in place.
   io::AtomicFile out(args.output, args.no_sync ? Durability::unsynced : Durability::synced);
-  if (const std::string list = device_list(args); !list.empty()) {
+  if (const std::string list = device_list(args.devices); !list.empty()) {
     if (segmented) throw Error("--devices: rows and segments are sorted on one device (use --flatten for one array)");
     DeviceSet devices(list);
     progress("vkc sort: reading " + args.input.string());
