@@ -1,6 +1,7 @@
 // vkc bench nbody: all-pairs force evaluation speed in interactions per second (and GFLOP/s
 // at 20 flops per interaction, GPU Gems 3 ch. 31) from GPU timestamps, median of runs, each
-// result checked against an fp64 direct sum on sampled bodies; optionally beside the CUDA peer.
+// result checked against an fp64 direct sum on sampled bodies; optionally beside the CUDA peer,
+// and the leapfrog step on --devices beside one device (wall clock, exchange included).
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "bench_commands.hpp"
 #include "harness.hpp"
 #include "peers.hpp"
+#include "vkc/device_set.hpp"
 #include "vkc/nbody.hpp"
 
 namespace vkc::cli {
@@ -31,6 +33,7 @@ struct BenchArgs {
   float eps = 0.01f;  // the peer's default
   std::string csv;
   bool peers = false;
+  std::string devices;  // --devices LIST: the step on them beside one device's
   nbody::Config tuning;
 };
 
@@ -86,6 +89,35 @@ std::map<std::size_t, PeerResult> run_gems_peer(const std::vector<std::size_t>& 
   return out;
 }
 
+// Median wall-clock milliseconds of one leapfrog step (every submission and exchange included).
+double step_ms(nbody::Simulation& sim, const BenchArgs& a) {
+  const float dt = 1e-4f;  // small, so that the bodies stay where the force pass was timed
+  for (int w = 0; w < a.warmup; ++w) sim.step(dt);
+  return bench::time_wall(a.runs, [&] { sim.step(dt); }).median_ms;
+}
+
+struct SharedStep {
+  double alone_ms = -1, together_ms = -1;
+};
+
+// The step on one device and on `set`, the same number of times from the same state; their states
+// must then agree (to the bit on one kind of device; 1e-6 allows devices of different kinds).
+SharedStep time_shared_step(Context& ctx, DeviceSet& set, const nbody::State& s, const nbody::Config& config,
+                            const BenchArgs& a) {
+  nbody::Simulation alone(ctx, s, config), together(set, s, config);
+  SharedStep out{step_ms(alone, a), step_ms(together, a)};
+  const nbody::State want = alone.state(), got = together.state();
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < want.positions.size(); ++i) {
+    num += std::pow(double(got.positions[i]) - want.positions[i], 2), den += std::pow(double(want.positions[i]), 2);
+  }
+  if (!(std::sqrt(num / den) < 1e-6)) {
+    throw std::runtime_error("bench nbody: the step on " + std::to_string(set.size()) +
+                             " devices left other positions than one device at N = " + std::to_string(s.size()));
+  }
+  return out;
+}
+
 void run_bench(const BenchArgs& a, const Common& common) {
   const auto sizes = sizes_of(a);
   for (std::size_t n : sizes) {
@@ -95,6 +127,13 @@ void run_bench(const BenchArgs& a, const Common& common) {
   Context ctx(ContextOptions{.device = common.device});
   std::vector<std::string> columns = {"N", "median ms", "G interactions/s", "GFLOP/s", "rel. error"};
   if (a.peers) columns.insert(columns.end(), {"peer G interactions/s", "vkc / peer"});
+  std::unique_ptr<DeviceSet> set;
+  if (!a.devices.empty()) {
+    set = std::make_unique<DeviceSet>(a.devices, ContextOptions{.quiet = true});
+    const std::string d = std::to_string(set->size());
+    columns.insert(columns.end(), {"step ms, 1 device", "step ms, " + d + " devices", "G interactions/s, " + d + " devices",
+                                   "speedup"});
+  }
   bench::Table table(columns);
   const auto peer = a.peers ? run_gems_peer(sizes, a) : std::map<std::size_t, PeerResult>{};
   nbody::Config config = a.tuning;
@@ -120,6 +159,13 @@ void run_bench(const BenchArgs& a, const Common& common) {
       const double p = it == peer.end() ? -1 : it->second.interactions_per_s;
       row.insert(row.end(), {bench::significant(p * 1e-9), p > 0 ? bench::significant(rate / p) : ""});
     }
+    if (set) {
+      progress("bench nbody: N = " + std::to_string(n) + " on " + std::to_string(set->size()) + " devices");
+      const SharedStep t = time_shared_step(ctx, *set, s, config, a);
+      row.insert(row.end(), {bench::significant(t.alone_ms), bench::significant(t.together_ms),
+                             bench::significant(double(n) * double(n) / (t.together_ms * 1e-3) * 1e-9),
+                             bench::significant(t.alone_ms / t.together_ms)});
+    }
     table.add_row(row);
   }
   const auto t = nbody::Simulation(ctx, nbody::make_initial_conditions(nbody::InitialConditions::plummer, 2, 0), config).tuning();
@@ -143,6 +189,10 @@ void register_bench_nbody(CLI::App& bench, Common& common) {
   cmd->add_option("--eps", a->eps, "softening length")->capture_default_str();
   cmd->add_option("--csv", a->csv, "also write the table as CSV (with device, driver, commit, date)");
   cmd->add_flag("--peers", a->peers, "add the CUDA peer vkc-peer-nbody (GPU Gems 3 kernel) and our ratio");
+  cmd->add_option("--devices", a->devices,
+                  "also time the leapfrog step with the bodies shared among these devices (all, or a list such as "
+                  "0,1), beside one device's step, wall clock")
+      ->type_name("LIST");
   cmd->add_option("--workgroup", a->tuning.workgroup_size, "force kernel workgroup size (0: device default)");
   cmd->add_option("--bodies-per-invocation", a->tuning.bodies_per_invocation, "bodies per invocation (0: default)");
   cmd->add_option("--tile", a->tuning.tile, "bodies per shared-memory tile (0: default)");

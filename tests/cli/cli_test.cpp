@@ -119,6 +119,26 @@ TEST_F(CliInfo, BenchSortWritesOneCsvRowPerAlgorithmAndSize) {
   for (const auto& row : rows) EXPECT_EQ(std::count(row.begin(), row.end(), ','), 13) << row;
 }
 
+// --devices in both benchmarks: the test's device twice, each result checked by the benchmark
+// against one device's (a mismatch fails the command), and reported beside it.
+TEST_F(CliInfo, BenchmarksTimeTheDeviceSetBesideOneDevice) {
+  const auto dir = scratch_dir();
+  const std::string twice = std::to_string(ctx().info().index) + "," + std::to_string(ctx().info().index);
+  const auto csv = dir / "nbody.csv";
+  const auto nbody = run_vkc("bench nbody --n 600 --runs 3 --warmup 1 --devices " + twice + " --csv '" + csv.string() + "'", dir);
+  ASSERT_EQ(nbody.status, 0) << nbody.err;
+  std::istringstream lines(slurp(csv));
+  std::string header, row;
+  std::getline(lines, header);
+  std::getline(lines, row);
+  EXPECT_THAT(header, HasSubstr("step ms, 2 devices"));
+  EXPECT_THAT(row, ::testing::StartsWith("600,"));
+  const auto sort = run_vkc("bench sort --min-n 4096 --max-n 4096 --runs 10 --warmup 0 --cpu-max-n 0 --algos radix "
+                            "--devices " + twice + " --csv '" + (dir / "sort.csv").string() + "'", dir);
+  ASSERT_EQ(sort.status, 0) << sort.err;
+  EXPECT_THAT(slurp(dir / "sort.csv"), HasSubstr("host_to_host_on_2_devices,u32"));
+}
+
 // Every key type and a bit range: each CSV row records the key type, the bit range sorted by (the
 // key's width without --bits, an end past it cut to it) and the bytes a radix sort of it moves per
 // key (digit passes x 2(k + v) + k), after the verified column.
