@@ -379,8 +379,10 @@ typedef struct vkc_nbody_view {
  * the same for the same (bodies, seed). Bodies: 2 (4 for VKC_IC_COLLISION) to 2^31. */
 VKC_API vkc_status vkc_nbody_initial_conditions(vkc_initial_conditions kind, uint64_t bodies, uint64_t seed,
                                                 float* positions, float* velocities);
-/* A simulation of `bodies` bodies (2 to 2^31) on the context's device, starting from the arrays
- * (copied). `gravity` is G (finite, > 0), `softening` the Plummer softening length (finite,
+/* A simulation of `bodies` bodies (2 to 2^31) on the context's device, or shared among its
+ * devices when it was made with a device list (vkc_context_options_set_devices; each device
+ * computes the forces on its share, one device's result bit for bit on devices of one kind),
+ * starting from the arrays (copied). `gravity` is G (finite, > 0), `softening` the Plummer softening length (finite,
  * >= 1e-6); other values are VKC_ERROR_INVALID_ARGUMENT. A state that nbody.hpp refuses (a
  * non-finite value, a negative mass) is VKC_ERROR_FAILED, its message saying why. */
 VKC_API vkc_status vkc_nbody_create(vkc_context* context, const float* positions, const float* velocities,

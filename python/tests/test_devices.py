@@ -1,11 +1,13 @@
 """Several devices in one context (Context(devices=...)): the default context's device opened
 two and three times; sort, argsort and sort_pairs split across them, against NumPy's stable
-sorts under the contract (reference.py)."""
+sorts under the contract (reference.py); an n-body simulation shared among them, against the
+same simulation on one device."""
 
 import numpy as np
 import pytest
 
 import vkcompute
+import vkcompute.nbody
 from reference import random_keys, sorted_reference, stable_order
 
 
@@ -55,3 +57,16 @@ def test_bad_device_lists_are_refused():
     for bad in ([], 3, [None], [1.5]):
         with pytest.raises(TypeError):
             vkcompute.Context(devices=bad)
+
+
+def test_nbody_shares_the_bodies_with_one_devices_result(devices):
+    positions, velocities = vkcompute.nbody.initial_conditions("plummer", 901, seed=3)
+    with vkcompute.nbody.Simulation(positions, velocities, softening=0.05, context=devices) as together, \
+            vkcompute.nbody.Simulation(positions, velocities, softening=0.05) as alone:
+        together.step(0.01, 9)
+        alone.step(0.01, 9)
+        got, want = together.state(), alone.state()
+        assert not np.array_equal(got[0], positions), "the bodies moved"
+        np.testing.assert_array_equal(got[0], want[0])
+        np.testing.assert_array_equal(got[1], want[1])
+        assert together.render(48, 48).shape == (48, 48, 4)

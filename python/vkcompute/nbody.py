@@ -112,8 +112,10 @@ class Simulation(Handle):
     positions (n, 4) = (x, y, z, mass) and velocities (n, 4) = (vx, vy, vz, 0) are copied (as
     float32); n >= 2, finite, masses >= 0. gravity is G, softening the Plummer softening
     length (used in both the force and the potential). The context (default_context() when
-    omitted) must stay open while the simulation lives; closing the context closes it. Use it as
-    a context manager, or call close(), to free its GPU memory at once.
+    omitted) must stay open while the simulation lives; closing the context closes it. On a
+    context of several devices (Context(devices=...)) the bodies are shared among them, with one
+    device's result bit for bit on devices of one kind. Use it as a context manager, or call
+    close(), to free its GPU memory at once.
     """
 
     _public_name = "vkcompute.nbody.Simulation"

@@ -105,7 +105,9 @@ vkc_status vkc_nbody_create(vkc_context* context, const float* positions, const 
     made->config.softening = softening;
     const nb::State initial = state_from(positions, velocities, bodies, 0);
     const auto held = lock(*context);
-    made->simulation = std::make_unique<nb::Simulation>(context->context, initial, made->config);
+    made->simulation = context->devices
+                           ? std::make_unique<nb::Simulation>(*context->devices, initial, made->config)
+                           : std::make_unique<nb::Simulation>(context->context, initial, made->config);
     *simulation = made.release();
   });
 }

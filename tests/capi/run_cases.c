@@ -173,9 +173,31 @@ void case_threads(void) {
   for (int b = 0; b < 4; ++b) free(buffers[b]);
 }
 
+/* The same simulation on `shared` (a device list) and on the test's context: equal states after
+ * the same steps, bit for bit, and a frame rendered from the first device. */
+static void expect_nbody_as_on_one_device(vkc_context* shared) {
+  enum { bodies = 700 };
+  static float positions[4 * bodies], velocities[4 * bodies], got[2][4 * bodies], want[2][4 * bodies];
+  static uint8_t rgba[32 * 32 * 4];
+  CHECK_OK(vkc_nbody_initial_conditions(VKC_IC_COLLISION, bodies, 9, positions, velocities));
+  vkc_nbody *together = NULL, *alone = NULL;
+  if (!CHECK_OK(vkc_nbody_create(shared, positions, velocities, bodies, 1.0f, 0.05f, &together))) return;
+  if (!CHECK_OK(vkc_nbody_create(test_context(), positions, velocities, bodies, 1.0f, 0.05f, &alone))) return;
+  CHECK_OK(vkc_nbody_step(together, 0.01f, 7));
+  CHECK_OK(vkc_nbody_step(alone, 0.01f, 7));
+  CHECK_OK(vkc_nbody_get_state(together, got[0], got[1], NULL));
+  CHECK_OK(vkc_nbody_get_state(alone, want[0], want[1], NULL));
+  CHECK(memcmp(got, want, sizeof got) == 0);
+  CHECK(memcmp(got[0], positions, sizeof got[0]) != 0); /* the bodies moved */
+  CHECK_OK(vkc_nbody_render(together, 32, 32, NULL, rgba));
+  vkc_nbody_destroy(together);
+  vkc_nbody_destroy(alone);
+}
+
 /* A context over the test's device opened three times (vkc_context_options_set_devices): keys,
  * keys into other arrays, pairs and argsort64 split across the devices against the reference
- * order, validation messages from every device; a list that names no device is refused. */
+ * order, an n-body simulation shared among them as on one device, validation messages from every
+ * device; a list that names no device is refused. */
 void case_device_list(void) {
   vkc_device_info info;
   CHECK_OK(vkc_context_get_device_info(test_context(), &info, sizeof info));
@@ -216,6 +238,7 @@ void case_device_list(void) {
     free(indices);
     free(values);
   }
+  expect_nbody_as_on_one_device(context);
   expect_no_validation_messages(context);
   vkc_context_destroy(context);
   vkc_context* none = NULL;
