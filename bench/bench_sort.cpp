@@ -140,12 +140,25 @@ struct Row {
   double cpu_ms = -1, cpu_par_ms = -1;
   double host_ms = -1;   // the default sort on a host array, host to host
   double devices_host_ms = -1;  // the same split across --devices
+  double partition_ms = -1;     // of that: the keys' partition alone, on the host
   std::size_t devices = 0;      // how many --devices names
   double bound_ms = -1;  // the same bytes up and down at pinned-copy speed, no sort
   std::map<SortAlgorithm, double> gpu_ms;
   std::map<std::string, double> peer_ms;  // cub_radix, cub_merge, torch_host_to_host, torch_gpu
   std::string cub_count_type;             // of CUB's fastest radix call (CubTime)
 };
+
+// Median wall-clock milliseconds of the partition that a sort on `devices` devices begins with:
+// the keys' pass that counts and the pass that moves them (the values, for pairs, move in the
+// second pass too and are not timed here).
+double time_partition(const SortDesc& desc, const SortData& data, std::size_t devices, int runs) {
+  const std::uint64_t n = data.keys.size() / key_bytes(desc.key_type);
+  std::vector<std::uint64_t> bounds;
+  return bench::time_wall(runs, [&] {
+    const auto moved = sorting::partition_keys(desc.key_type, desc.options, data.keys.data(), n, devices, bounds);
+    if (moved.size() != data.keys.size() || bounds.back() != n) throw std::runtime_error("bench sort: partition lost keys");
+  }).median_ms;
+}
 
 void measure_row(Context& ctx, DeviceSet* devices, const BenchArgs& args, const SortDesc& base,
                  const std::vector<SortAlgorithm>& algos, Row& row) {
@@ -172,6 +185,7 @@ void measure_row(Context& ctx, DeviceSet* devices, const BenchArgs& args, const 
       progress("vkc bench sort: host to host on " + std::to_string(devices->size()) + " devices n=" + std::to_string(row.n));
       row.devices_host_ms = time_host_to_host(*devices, desc, data, args.runs);
       row.devices = devices->size();
+      row.partition_ms = time_partition(desc, data, devices->size(), args.runs);
     }
     progress("vkc bench sort: copy bound n=" + std::to_string(row.n));
     row.bound_ms = copy_bound_ms(ctx, data.keys.size() + data.values.size(), args.runs);
@@ -263,7 +277,7 @@ std::vector<std::string> wide_columns(const BenchArgs& args, const std::vector<S
   columns.push_back(std::string("fastest ") + unit.name);
   if (!args.no_transfer) {
     columns.insert(columns.end(), {"host to host ms", "copy bound ms", "of bound", "vs std::sort par"});
-    if (!args.devices.empty()) columns.insert(columns.end(), {"on --devices ms", "vs one device"});
+    if (!args.devices.empty()) columns.insert(columns.end(), {"on --devices ms", "vs one device", "partition ms"});
   }
   if (args.peers) {
     columns.insert(columns.end(), {"CUB radix ms", "CUB merge ms", "radix / CUB", "torch host to host ms",
@@ -314,7 +328,8 @@ Tables tabulate(const BenchArgs& args, const SortDesc& desc, const std::vector<S
                                      : "",
                                  ratio(row.cpu_par_ms, row.host_ms)});
       if (!args.devices.empty()) {
-        cells.insert(cells.end(), {bench::significant(row.devices_host_ms), ratio(row.host_ms, row.devices_host_ms)});
+        cells.insert(cells.end(), {bench::significant(row.devices_host_ms), ratio(row.host_ms, row.devices_host_ms),
+                                   bench::significant(row.partition_ms)});
       }
     }
     for (const auto& [name, ms] : std::map<std::string, double>{{"std_sort", row.cpu_ms},
@@ -324,6 +339,8 @@ Tables tabulate(const BenchArgs& args, const SortDesc& desc, const std::vector<S
     }
     // "host_to_host_on_D_devices": --devices' sort, D the number of devices in the list.
     if (row.devices_host_ms > 0) add_row("host_to_host_on_" + std::to_string(row.devices) + "_devices", -1, row.devices_host_ms);
+    // "partition_for_D_devices": the host partition those sorts begin with, alone.
+    if (row.partition_ms > 0) add_row("partition_for_" + std::to_string(row.devices) + "_devices", -1, row.partition_ms);
     if (args.peers) {
       const double radix = row.gpu_ms.count(SortAlgorithm::radix) ? row.gpu_ms.at(SortAlgorithm::radix) : -1;
       cells.insert(cells.end(), {bench::significant(cub), bench::significant(peer(row, "cub_merge")),

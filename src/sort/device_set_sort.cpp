@@ -274,6 +274,16 @@ void check_arrays(const void* keys, std::uint64_t count, const char* what) {
 
 }  // namespace
 
+std::vector<std::byte> sorting::partition_keys(KeyType type, const SortOptions& options, const void* keys,
+                                               std::uint64_t count, std::size_t devices,
+                                               std::vector<std::uint64_t>& bounds) {
+  Partition p;
+  std::vector<std::byte> moved =
+      partitioned_keys(type, options, keys, count, devices, p, [](std::uint64_t, std::uint64_t) {});
+  bounds = std::move(p.bounds);
+  return moved;
+}
+
 void sort_to(DeviceSet& set, KeyType type, const void* keys, void* sorted_keys, std::uint64_t count,
              const SortOptions& options) {
   check_arrays(keys, count, "sort_to");

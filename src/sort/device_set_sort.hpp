@@ -1,4 +1,5 @@
-// The partition behind the sorts on a DeviceSet (device_set_sort.cpp), for tests.
+// The partition behind the sorts on a DeviceSet (device_set_sort.cpp), for tests and for the
+// benchmarks, which time it on its own.
 #pragma once
 
 #include <cstddef>
@@ -13,5 +14,10 @@ namespace vkc::sorting {
 /// devices: device d sorts [bounds[d], bounds[d + 1]).
 std::vector<std::uint64_t> device_bounds(KeyType type, const SortOptions& options, const void* keys,
                                          std::uint64_t count, std::size_t devices);
+
+/// The keys partitioned as a sort of them on `devices` devices partitions them (every key copied
+/// to its place in host memory); `bounds` gets device_bounds'.
+std::vector<std::byte> partition_keys(KeyType type, const SortOptions& options, const void* keys, std::uint64_t count,
+                                      std::size_t devices, std::vector<std::uint64_t>& bounds);
 
 }  // namespace vkc::sorting
