@@ -155,8 +155,8 @@ double time_partition(const SortDesc& desc, const SortData& data, std::size_t de
   const std::uint64_t n = data.keys.size() / key_bytes(desc.key_type);
   std::vector<std::uint64_t> bounds;
   return bench::time_wall(runs, [&] {
-    const auto moved = sorting::partition_keys(desc.key_type, desc.options, data.keys.data(), n, devices, bounds);
-    if (moved.size() != data.keys.size() || bounds.back() != n) throw std::runtime_error("bench sort: partition lost keys");
+    sorting::partition_keys(desc.key_type, desc.options, data.keys.data(), n, devices, bounds);
+    if (bounds.back() != n) throw std::runtime_error("bench sort: partition lost keys");
   }).median_ms;
 }
 

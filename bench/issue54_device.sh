@@ -6,7 +6,7 @@
 #     PACK  a folder with vkc-bench and lib/ (libraries the GPU machine may lack):
 #           bench/issue54_device.sh pack BUILD PACK makes it
 #     OUT   the folder for sort-CASE.csv, sort-CASE.txt and env.txt
-# Environment: ISSUE54_BUDGET_S (default 540: no case starts after it), ISSUE54_RUNS (default 5),
+# Environment: ISSUE54_BUDGET_S (default 540: no case starts after it), ISSUE54_RUNS (default 10, the least vkc bench sort takes),
 # ISSUE54_DEVICES (default all).
 #
 # One device call (PACK and the Vulkan loader's .debs, .gl, named in `carry`; kind nvidia-h200-x2
@@ -28,7 +28,7 @@ fi
 [ $# -eq 2 ] || { sed -n '2,17p' "$0" >&2; exit 2; }
 PACK=$(cd "$1" && pwd) OUT=$2
 BUDGET=${ISSUE54_BUDGET_S:-540}
-RUNS=${ISSUE54_RUNS:-5}
+RUNS=${ISSUE54_RUNS:-10}
 DEVICES=${ISSUE54_DEVICES:-all}
 mkdir -p "$OUT" || exit 1
 export LD_LIBRARY_PATH="$PACK/lib:${LD_LIBRARY_PATH:-}"

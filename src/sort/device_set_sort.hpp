@@ -15,9 +15,9 @@ namespace vkc::sorting {
 std::vector<std::uint64_t> device_bounds(KeyType type, const SortOptions& options, const void* keys,
                                          std::uint64_t count, std::size_t devices);
 
-/// The keys partitioned as a sort of them on `devices` devices partitions them (every key copied
-/// to its place in host memory); `bounds` gets device_bounds'.
-std::vector<std::byte> partition_keys(KeyType type, const SortOptions& options, const void* keys, std::uint64_t count,
-                                      std::size_t devices, std::vector<std::uint64_t>& bounds);
+/// Partitions the keys as a sort of them on `devices` devices does (every key copied to its place
+/// in host memory that it then frees); `bounds` gets device_bounds'.
+void partition_keys(KeyType type, const SortOptions& options, const void* keys, std::uint64_t count,
+                    std::size_t devices, std::vector<std::uint64_t>& bounds);
 
 }  // namespace vkc::sorting
