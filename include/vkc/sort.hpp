@@ -254,8 +254,10 @@ std::vector<std::uint64_t> argsort64(Context& ctx, std::span<const T> keys, cons
 // callback on the calling thread, counting every device's elements; when it throws, every device
 // stops) as on one device. The partition passes through host memory first (a read of the keys,
 // then a read and a write of every array); an in-place sort copies the result back once every
-// device is done, so that a cancelled or failed sort leaves the arrays as they were. One device
-// in the set: the single-device function.
+// device is done, so that a cancelled or failed sort leaves the arrays as they were. That host
+// partition costs more than one GPU's whole host-to-host sort on the machines measured so far
+// (BENCHMARKS.md, "Several devices"): today a set sorts what one device sorts, no faster. One
+// device in the set: the single-device function.
 
 class DeviceSet;
 
