@@ -1,0 +1,334 @@
+// The distributed sample sort of vkc/mpi.hpp. Every rank ranks its keys as the order contract
+// does (key_bits.hpp: order, descending and bit range folded into one unsigned number), samples
+// them in proportion to its share of the array, and all ranks sort the same gathered samples into
+// the same splitters. Slots, as on a DeviceSet (device_set_sort.cpp): keys between two splitter
+// values, or equal to one. The ranks' counts per slot give every key a global place (slot by
+// slot, rank by rank, input order within), and rank r takes the places [bounds[r], bounds[r+1]):
+// even shares, each boundary moved into the run of keys equal to its splitter, where a place is
+// a place in the sorted output. Each rank sends its keys in place order, so that what a rank
+// receives, concatenated in source-rank order, keeps equal keys in global input order, and a
+// stable local sort finishes the job.
+#include "vkc/mpi.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <type_traits>
+
+#include "mpi/exchange.hpp"
+#include "sort/key_bits.hpp"
+#include "vkc/device_set.hpp"
+
+namespace vkc::mpi {
+
+std::uint64_t detail::max_elements_per_message = std::uint64_t{1} << 27;
+
+namespace {
+
+constexpr std::uint64_t kSamplesPerRank = 256;
+
+int rank_of(MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  return rank;
+}
+
+int size_of(MPI_Comm comm) {
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  return size;
+}
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Runs f and turns an exception on any rank into one on every rank (agree).
+template <class F>
+void together(MPI_Comm comm, F f) {
+  std::exception_ptr failure;
+  try {
+    f();
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  agree(comm, failure);
+}
+
+// An MPI type of `bytes` contiguous bytes: one element of a key or value array.
+class ElementType {
+ public:
+  explicit ElementType(std::size_t bytes) {
+    MPI_Type_contiguous(static_cast<int>(bytes), MPI_BYTE, &type_);
+    MPI_Type_commit(&type_);
+  }
+  ~ElementType() { MPI_Type_free(&type_); }
+  ElementType(const ElementType&) = delete;
+  ElementType& operator=(const ElementType&) = delete;
+  MPI_Datatype get() const { return type_; }
+
+ private:
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
+
+// The all-to-all exchange of arrays whose elements go out `send[d]` to rank d (in rank order in
+// `from`) and come in `recv[s]` from rank s (in rank order in `to`), in rounds of at most
+// detail::max_elements_per_message per pair. MPI 3's counts and displacements are ints counted in
+// elements: a rank sends and receives fewer than 2^31 elements in all (checked before).
+void exchange(MPI_Comm comm, const std::byte* from, std::byte* to, std::size_t width,
+              const std::vector<std::uint64_t>& send, const std::vector<std::uint64_t>& recv) {
+  const int ranks = size_of(comm);
+  const std::uint64_t chunk = std::clamp<std::uint64_t>(detail::max_elements_per_message, 1, INT_MAX);
+  std::uint64_t largest = 0;
+  for (int r = 0; r < ranks; ++r) largest = std::max({largest, send[r], recv[r]});
+  MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UINT64_T, MPI_MAX, comm);
+  const std::uint64_t rounds = (largest + chunk - 1) / chunk;
+  std::vector<int> send_first(ranks, 0), recv_first(ranks, 0);
+  for (int r = 1; r < ranks; ++r) {
+    send_first[r] = send_first[r - 1] + static_cast<int>(send[r - 1]);
+    recv_first[r] = recv_first[r - 1] + static_cast<int>(recv[r - 1]);
+  }
+  const ElementType element(width);
+  std::vector<int> send_counts(ranks), recv_counts(ranks), send_at(ranks), recv_at(ranks);
+  for (std::uint64_t k = 0; k < rounds; ++k) {
+    const std::uint64_t done = k * chunk;
+    for (int r = 0; r < ranks; ++r) {
+      send_counts[r] = static_cast<int>(std::min(chunk, send[r] - std::min(send[r], done)));
+      recv_counts[r] = static_cast<int>(std::min(chunk, recv[r] - std::min(recv[r], done)));
+      send_at[r] = send_first[r] + static_cast<int>(std::min(send[r], done));
+      recv_at[r] = recv_first[r] + static_cast<int>(std::min(recv[r], done));
+    }
+    MPI_Alltoallv(from, send_counts.data(), send_at.data(), element.get(), to, recv_counts.data(), recv_at.data(),
+                  element.get(), comm);
+  }
+}
+
+// Each rank's keys ranked, the splitters, and every key's destination.
+template <class Bits>
+class Distribution {
+ public:
+  Distribution(MPI_Comm comm, sorting::KeyBits<Bits> bits, bool descending, const void* keys, std::uint64_t count)
+      : comm_(comm), ranks_(size_of(comm)), me_(rank_of(comm)), bits_(bits), descending_(descending), keys_(keys),
+        count_(count) {}
+
+  void choose_splitters() {
+    std::uint64_t total = count_;
+    MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_UINT64_T, MPI_SUM, comm_);
+    total_ = total;
+    // Samples in proportion to each rank's share, so that the splitters follow the whole array.
+    const std::uint64_t all_samples = std::min<std::uint64_t>(total, kSamplesPerRank * ranks_);
+    const std::uint64_t mine = total ? std::min(count_, (all_samples * count_ + total - 1) / total) : 0;
+    std::vector<std::uint64_t> sample(mine);
+    for (std::uint64_t s = 0; s < mine; ++s) sample[s] = rank(count_ * s / mine);
+    const int sent = static_cast<int>(mine);
+    std::vector<int> counts(ranks_), at(ranks_, 0);
+    MPI_Allgather(&sent, 1, MPI_INT, counts.data(), 1, MPI_INT, comm_);
+    for (int r = 1; r < ranks_; ++r) at[r] = at[r - 1] + counts[r - 1];
+    std::vector<std::uint64_t> gathered(at.back() + counts.back());
+    MPI_Allgatherv(sample.data(), sent, MPI_UINT64_T, gathered.data(), counts.data(), at.data(), MPI_UINT64_T, comm_);
+    std::sort(gathered.begin(), gathered.end());
+    std::vector<Bits> splitters;
+    for (int j = 1; j < ranks_ && !gathered.empty(); ++j) {
+      splitters.push_back(static_cast<Bits>(gathered[gathered.size() * j / ranks_]));
+    }
+    values_ = splitters;
+    values_.erase(std::unique(values_.begin(), values_.end()), values_.end());
+    for (Bits v : splitters) {
+      splitter_value_.push_back(std::size_t(std::lower_bound(values_.begin(), values_.end(), v) - values_.begin()));
+    }
+  }
+
+  // Every rank's count per slot; from them each slot's global first place, this rank's first place
+  // in each slot, and each rank's range of places.
+  void place_slots() {
+    const std::size_t slots = 2 * values_.size() + 1;
+    std::vector<std::uint64_t> mine(slots, 0);
+    for (std::uint64_t i = 0; i < count_; ++i) ++mine[slot(rank(i))];
+    std::vector<std::uint64_t> all(slots * ranks_);
+    MPI_Allgather(mine.data(), static_cast<int>(slots), MPI_UINT64_T, all.data(), static_cast<int>(slots),
+                  MPI_UINT64_T, comm_);
+    slot_first_.assign(slots + 1, 0);
+    first_place_.assign(slots, 0);
+    std::uint64_t place = 0;
+    for (std::size_t s = 0; s < slots; ++s) {
+      slot_first_[s] = place;
+      for (int r = 0; r < ranks_; ++r) {
+        if (r == me_) first_place_[s] = place;
+        place += all[r * slots + s];
+      }
+    }
+    slot_first_[slots] = place;
+    local_in_slot_ = std::move(mine);
+    bounds_ = {0};
+    for (int j = 0; j + 1 < ranks_; ++j) {
+      const std::uint64_t even = total_ * (j + 1) / ranks_;
+      if (std::size_t(j) >= splitter_value_.size()) {  // fewer keys than splitters
+        bounds_.push_back(total_);
+        continue;
+      }
+      const std::size_t equal = 2 * splitter_value_[j] + 1;
+      bounds_.push_back(std::clamp(even, slot_first_[equal], slot_first_[equal + 1]));
+    }
+    bounds_.push_back(total_);
+  }
+
+  // How many of this rank's keys go to each rank: its places in each slot cut by the ranges.
+  std::vector<std::uint64_t> send_counts() const {
+    std::vector<std::uint64_t> counts(ranks_, 0);
+    for (std::size_t s = 0; s < local_in_slot_.size(); ++s) {
+      const std::uint64_t begin = first_place_[s], end = begin + local_in_slot_[s];
+      for (int r = 0; r < ranks_; ++r) {
+        const std::uint64_t lo = std::max(begin, bounds_[r]), hi = std::min(end, bounds_[r + 1]);
+        if (hi > lo) counts[r] += hi - lo;
+      }
+    }
+    return counts;
+  }
+
+  // Calls move(i, q) for every key i with q its position in send order (slot by slot, input order
+  // within): the order of places, hence of destination ranks.
+  template <class Move>
+  void in_send_order(Move move) const {
+    std::vector<std::uint64_t> next(local_in_slot_.size(), 0);
+    for (std::size_t s = 1; s < next.size(); ++s) next[s] = next[s - 1] + local_in_slot_[s - 1];
+    for (std::uint64_t i = 0; i < count_; ++i) move(i, next[slot(rank(i))]++);
+  }
+
+  std::uint64_t total() const { return total_; }
+  std::uint64_t range_begin() const { return bounds_[me_]; }
+  std::uint64_t range_size() const { return bounds_[me_ + 1] - bounds_[me_]; }
+
+ private:
+  Bits rank(std::uint64_t i) const { return bits_.rank(bits_.canonical(bits_.load(keys_, i)), descending_); }
+  std::size_t slot(Bits r) const {
+    std::size_t below = 0, equal = 0;
+    for (Bits v : values_) below += v < r, equal |= v == r;
+    return 2 * below + equal;
+  }
+
+  MPI_Comm comm_;
+  int ranks_, me_;
+  sorting::KeyBits<Bits> bits_;
+  bool descending_;
+  const void* keys_;
+  std::uint64_t count_, total_ = 0;
+  std::vector<Bits> values_;
+  std::vector<std::size_t> splitter_value_;
+  std::vector<std::uint64_t> local_in_slot_, first_place_, slot_first_, bounds_;
+};
+
+void check_message_sizes(std::uint64_t count, const std::vector<std::uint64_t>& receive) {
+  std::uint64_t received = 0;
+  for (std::uint64_t n : receive) received += n;
+  if (count > INT_MAX || received > INT_MAX) {
+    throw Error("mpi sort: a rank sends or receives " + std::to_string(std::max(count, received)) +
+                " elements, past MPI's 2^31 - 1; split the array over more ranks");
+  }
+}
+
+// The distributed sort, values of `value_width` bytes moved with the keys (0: none).
+SortedSlice sort_distributed(MPI_Comm comm, Context& ctx, KeyType type, const void* keys, ValueType value_type,
+                             const void* values, std::uint64_t count, const SortOptions& options) {
+  const std::size_t kw = key_bytes(type);
+  const std::size_t vw = value_type == ValueType::none ? 0 : value_bytes(value_type);
+  together(comm, [&] {
+    if (count && (!keys || (vw && !values))) throw Error("mpi sort: null array for " + std::to_string(count) + " elements");
+  });
+  SortedSlice out;
+  std::vector<std::byte> send_keys, send_values;
+  std::vector<std::uint64_t> send, receive(size_of(comm));
+  sorting::with_key_bits(type, options, [&](auto bits) {
+    using Bits = std::remove_cv_t<decltype(bits.range)>;
+    auto start = std::chrono::steady_clock::now();
+    Distribution<Bits> d(comm, bits, options.order == SortOrder::descending, keys, count);
+    d.choose_splitters();
+    out.phases.sample_ms = ms_since(start);
+    start = std::chrono::steady_clock::now();
+    d.place_slots();
+    send = d.send_counts();
+    send_keys.resize(count * kw);
+    send_values.resize(count * vw);
+    const auto* key_in = static_cast<const std::byte*>(keys);
+    const auto* value_in = static_cast<const std::byte*>(values);
+    d.in_send_order([&](std::uint64_t i, std::uint64_t q) {
+      std::memcpy(send_keys.data() + q * kw, key_in + i * kw, kw);
+      if (vw) std::memcpy(send_values.data() + q * vw, value_in + i * vw, vw);
+    });
+    out.total = d.total();
+    out.offset = d.range_begin();
+    out.count = d.range_size();
+    out.phases.partition_ms = ms_since(start);
+  });
+  MPI_Alltoall(send.data(), 1, MPI_UINT64_T, receive.data(), 1, MPI_UINT64_T, comm);
+  together(comm, [&] { check_message_sizes(count, receive); });
+  auto start = std::chrono::steady_clock::now();
+  out.keys.resize(out.count * kw);
+  out.values.resize(out.count * vw);
+  exchange(comm, send_keys.data(), out.keys.data(), kw, send, receive);
+  if (vw) exchange(comm, send_values.data(), out.values.data(), vw, send, receive);
+  out.phases.exchange_ms = ms_since(start);
+  send_keys = {};
+  send_values = {};
+  start = std::chrono::steady_clock::now();
+  together(comm, [&] {
+    if (vw) {
+      vkc::sort_pairs(ctx, type, out.keys.data(), value_type, out.values.data(), out.count, options);
+    } else {
+      vkc::sort(ctx, type, out.keys.data(), out.count, options);
+    }
+  });
+  out.phases.local_sort_ms = ms_since(start);
+  return out;
+}
+
+
+}  // namespace
+
+void agree(MPI_Comm comm, const std::exception_ptr& failure) {
+  const int ranks = size_of(comm);
+  int first = failure ? rank_of(comm) : ranks;
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
+  if (first == ranks) return;
+  std::string message;
+  if (failure) {
+    try {
+      std::rethrow_exception(failure);
+    } catch (const std::exception& e) {
+      message = e.what();
+    } catch (...) {
+      message = "unknown error";
+    }
+  }
+  int length = static_cast<int>(message.size());
+  MPI_Bcast(&length, 1, MPI_INT, first, comm);
+  message.resize(length);
+  MPI_Bcast(message.data(), length, MPI_CHAR, first, comm);
+  throw Error("rank " + std::to_string(first) + ": " + message);
+}
+
+SortedSlice sort(MPI_Comm comm, Context& ctx, KeyType type, const void* keys, std::uint64_t count,
+                 const SortOptions& options) {
+  return sort_distributed(comm, ctx, type, keys, ValueType::none, nullptr, count, options);
+}
+
+SortedSlice sort_pairs(MPI_Comm comm, Context& ctx, KeyType key_type, const void* keys, ValueType value_type,
+                       const void* values, std::uint64_t count, const SortOptions& options) {
+  together(comm, [&] {
+    if (value_type == ValueType::none) throw Error("mpi sort_pairs: the value type is none");
+  });
+  return sort_distributed(comm, ctx, key_type, keys, value_type, values, count, options);
+}
+
+std::string local_device(MPI_Comm comm) {
+  MPI_Comm host;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host);
+  const int local = rank_of(host);
+  MPI_Comm_free(&host);
+  const std::vector<std::uint32_t> devices = choose_devices(enumerate_devices(), "all");
+  return std::to_string(devices.at(static_cast<std::size_t>(local) % devices.size()));
+}
+
+}  // namespace vkc::mpi
