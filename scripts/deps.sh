@@ -13,6 +13,8 @@ packages=(
   python3-numpy                            # the reference that the .npy and CLI tests compare against
   python3-pytest                           # the Python package's tests (python/tests)
   gnuplot-nox                              # `vkc bench sort --plot`, and its test
+  openmpi-bin libopenmpi-dev               # vkc::mpi, the distributed sort, and its tests under mpirun
+  python3-pandas python3-dask              # the Dask adapter (vkcompute.dask) and its tests
   "$@"
 )
 
