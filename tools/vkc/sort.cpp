@@ -6,6 +6,8 @@
 // streamed where the input and the output allow.
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -40,6 +42,9 @@ struct SortArgs {
   std::filesystem::path segments;    // --segments OFFSETS.npy, or empty
   std::string indices = "local";     // argsort's numbering in segmented sorts
   std::string devices;               // --devices LIST, or empty: $VKC_DEVICES, else one device
+  bool mpi = false;                  // one rank of `mpirun ... vkc sort --mpi`: vkc-mpi sorts
+  bool verbose = false;              // --mpi: the time of each phase
+  bool json = false;                 // --mpi: the same as JSON
   std::filesystem::path input;
   std::filesystem::path output;
 };
@@ -363,7 +368,31 @@ void sort_segments_in_memory(std::unique_ptr<Context> ctx, const SortArgs& args,
   progress("");
 }
 
+// --mpi: this rank becomes vkc-mpi (tools/vkc-mpi), built beside vkc, with the arguments it
+// takes; the options it does not take are refused first.
+[[noreturn]] void run_mpi_sort(const SortArgs& args, const Common& common) {
+  if (args.argsort || args.flatten || !args.segments.empty() || !args.bits.empty() || !args.devices.empty()) {
+    throw Error("--mpi sorts keys of 1-D arrays: no --argsort, --flatten, --segments, --bits or --devices");
+  }
+  if (args.input == "-" || args.output == "-") throw Error("--mpi reads and writes files, not standard streams");
+  const auto path = std::filesystem::read_symlink("/proc/self/exe").parent_path() / "vkc-mpi";
+  if (!std::filesystem::exists(path)) throw Error("--mpi: no " + path.string() + " (vkc was built without MPI)");
+  std::vector<std::string> rest = {"sort", args.input.string(), "-o", args.output.string(), "--order", args.order,
+                                   "--algo", args.algorithm};
+  if (!args.type.empty()) rest.insert(rest.end(), {"--type", args.type});
+  if (args.verbose) rest.push_back("--verbose");
+  if (args.json) rest.push_back("--json");
+  if (common.force) rest.push_back("--force");
+  std::vector<char*> argv{const_cast<char*>(path.c_str())};
+  for (auto& arg : rest) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  std::fflush(nullptr);
+  ::execv(path.c_str(), argv.data());
+  throw Error(path.string() + ": " + std::strerror(errno));
+}
+
 void run_sort(const SortArgs& args, const Common& common) {
+  if (args.mpi) run_mpi_sort(args, common);
   SortOptions options;
   options.algorithm = parse_algorithm(args.algorithm);
   options.order = args.order == "desc" ? SortOrder::descending : SortOrder::ascending;
@@ -436,6 +465,11 @@ void register_sort(CLI::App& app, Common& common) {
                   "a device may repeat (0,2; 0,0); the keys are read into memory (default: $VKC_DEVICES, else one "
                   "device, --device)")
       ->type_name("LIST");
+  cmd->add_flag("--mpi", args->mpi,
+                "one rank of `mpirun -np R vkc sort --mpi`: the ranks read their slices of INPUT, sort together "
+                "(each on its host's GPU by its local rank) and write one sorted OUTPUT, whole or not at all");
+  cmd->add_flag("--verbose", args->verbose, "with --mpi: the slowest rank's time per phase on stderr");
+  cmd->add_flag("--json", args->json, "with --mpi: the same as one JSON object on stdout");
   cmd->add_flag("--no-sync", args->no_sync,
                 "do not wait for the output to reach the disk before renaming it into place (after a power "
                 "loss the output may be empty or old)");

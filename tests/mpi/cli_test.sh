@@ -1,0 +1,38 @@
+#!/bin/sh
+# `mpirun -np RANKS vkc sort --mpi` against the single-process `vkc sort` of the same file, byte for
+# byte (NumPy, under $PYTHON, makes the inputs): a .npy of f32 keys with NaNs and signed zeros
+# ascending, raw u64 keys descending, an i16 .npy of fewer keys than ranks; then a failure on every
+# rank: status 1, one message, no output file.
+#   cli_test.sh VKC RANKS
+set -eu
+vkc=$1 ranks=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+"${PYTHON:-python3}" - <<'PY'
+import numpy as np
+r = np.random.default_rng(3)
+f = r.standard_normal(30011).astype(np.float32)
+f[::101] = np.nan
+f[::103] = -0.0
+f[::107] = 0.0
+np.save("f32.npy", f)
+r.integers(0, 2**64, size=20001, dtype=np.uint64).tofile("u64.raw")
+np.save("i16.npy", np.array([7, -3], dtype=np.int16))
+PY
+run() { mpirun --oversubscribe -np "$ranks" "$vkc" sort --mpi "$@"; }
+run f32.npy -o f32.mpi.npy
+"$vkc" -q sort f32.npy -o f32.one.npy
+cmp f32.mpi.npy f32.one.npy
+run u64.raw --type u64 --order desc -o u64.mpi.raw --json > phases.json
+"$vkc" -q sort u64.raw --type u64 --order desc -o u64.one.raw
+cmp u64.mpi.raw u64.one.raw
+grep -q '"exchange_ms"' phases.json
+run i16.npy -o i16.mpi.npy
+"$vkc" -q sort i16.npy -o i16.one.npy
+cmp i16.mpi.npy i16.one.npy
+if run missing.npy -o never.npy 2> err.txt; then echo "a missing input passed" >&2; exit 1; fi
+grep -q "vkc: rank 0: missing.npy" err.txt
+test ! -e never.npy
+test -z "$(ls -A | grep vkc-mpi)" || { echo "a temporary file was left" >&2; exit 1; }
+echo "vkc sort --mpi on $ranks ranks: as one process"

@@ -1,0 +1,264 @@
+// vkc-mpi: `vkc sort --mpi` under mpirun, one rank per GPU. Every rank reads its slice of the input
+// (.npy or raw) with MPI-IO, the ranks sort together (vkc::mpi::sort: sample, exchange, sort on
+// each rank's GPU), and every rank writes its range of the sorted order into one temporary file
+// at its offset with MPI-IO, which rank 0 renames into place once every rank has written: the
+// output appears whole or not at all. A failure on any rank ends every rank with status 1 and the
+// message of the first rank that failed, on stderr, from rank 0.
+//
+//   mpirun -np R vkc-mpi sort INPUT -o OUTPUT [--type T] [--order asc|desc] [--algo A]
+//          [--verbose] [--json]
+#include <mpi.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "io/npy.hpp"
+#include "vkc/mpi.hpp"
+
+namespace {
+
+using namespace vkc;
+
+struct Args {
+  std::string input, output, type, order = "asc", algorithm = "auto";
+  bool verbose = false, json = false, force = false;
+};
+
+int rank_of(MPI_Comm comm) {
+  int r = 0;
+  MPI_Comm_rank(comm, &r);
+  return r;
+}
+
+int size_of(MPI_Comm comm) {
+  int n = 1;
+  MPI_Comm_size(comm, &n);
+  return n;
+}
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+KeyType parse_key_type(const std::string& name) {
+  for (int t = 0; t <= static_cast<int>(KeyType::bf16); ++t) {
+    if (to_string(static_cast<KeyType>(t)) == name) return static_cast<KeyType>(t);
+  }
+  throw Error("--type " + name + ": not a key type (u32 i32 f32 u64 i64 f64 u8 i8 u16 i16 f16 bf16)");
+}
+
+// The key type of the file: --type, else the .npy's dtype.
+KeyType key_type(const Args& a, const io::ArrayReader& reader) {
+  if (!a.type.empty()) return parse_key_type(a.type);
+  return parse_key_type(std::string(io::dtype_name(reader.dtype())));
+}
+
+SortAlgorithm parse_algorithm(const std::string& name) {
+  for (SortAlgorithm a : {SortAlgorithm::automatic, SortAlgorithm::radix, SortAlgorithm::bitonic,
+                          SortAlgorithm::bitonic_transpose, SortAlgorithm::odd_even}) {
+    if (to_string(a) == name || (name == "auto" && a == SortAlgorithm::automatic)) return a;
+  }
+  throw Error("--algo " + name + ": not an algorithm");
+}
+
+// MPI-IO moves at most INT_MAX bytes a call: larger ranges in pieces.
+template <class F>
+void in_pieces(std::uint64_t bytes, F f) {
+  constexpr std::uint64_t kPiece = std::uint64_t{1} << 30;
+  for (std::uint64_t done = 0; done < bytes; done += kPiece) f(done, std::min(kPiece, bytes - done));
+}
+
+void check(int status, const std::string& what) {
+  if (status != MPI_SUCCESS) {
+    char text[MPI_MAX_ERROR_STRING];
+    int length = 0;
+    MPI_Error_string(status, text, &length);
+    throw Error(what + ": " + std::string(text, length));
+  }
+}
+
+struct Input {
+  KeyType type = KeyType::u32;
+  io::DType dtype = io::DType::u32;  // the file's
+  std::uint64_t total = 0, first = 0, count = 0, data_offset = 0;
+  std::vector<std::byte> keys;
+  bool npy = false;
+};
+
+// This rank's slice of the input: [total * r / R, total * (r + 1) / R).
+Input read_slice(MPI_Comm comm, const Args& a) {
+  Input in;
+  if (!a.type.empty()) parse_key_type(a.type);  // a bad name, before the file is opened
+  const auto raw_type = a.type.empty() || a.type == "bf16" ? io::DType::u16 : *io::parse_dtype(a.type);
+  const io::ArrayReader reader(a.input, io::InputFormat::detect, raw_type);
+  in.dtype = reader.dtype();
+  in.npy = reader.is_npy();
+  if (!in.npy && a.type.empty()) throw Error(a.input + ": a raw file needs --type");
+  if (reader.shape().size() != 1) throw Error(a.input + ": --mpi sorts 1-D arrays");
+  in.type = key_type(a, reader);
+  in.total = *reader.count();
+  const std::size_t width = key_bytes(in.type);
+  in.data_offset = std::filesystem::file_size(a.input) - in.total * width;
+  const int r = rank_of(comm), ranks = size_of(comm);
+  in.first = in.total * r / ranks;
+  in.count = in.total * (r + 1) / ranks - in.first;
+  in.keys.resize(in.count * width);
+  MPI_File file;
+  check(MPI_File_open(comm, a.input.c_str(), MPI_MODE_RDONLY, MPI_INFO_NULL, &file), a.input);
+  in_pieces(in.keys.size(), [&](std::uint64_t done, std::uint64_t bytes) {
+    check(MPI_File_read_at(file, static_cast<MPI_Offset>(in.data_offset + in.first * width + done),
+                           in.keys.data() + done, static_cast<int>(bytes), MPI_BYTE, MPI_STATUS_IGNORE),
+          a.input);
+  });
+  MPI_File_close(&file);
+  return in;
+}
+
+// A temporary file beside the output, made by rank 0; its name on every rank.
+std::string temporary_beside(MPI_Comm comm, const std::string& output) {
+  std::string name;
+  if (rank_of(comm) == 0) {
+    const auto target = std::filesystem::absolute(output);
+    std::string pattern = (target.parent_path() / ("." + target.filename().string() + ".vkc-mpi-XXXXXX")).string();
+    const int fd = ::mkstemp(pattern.data());
+    if (fd < 0) throw Error(output + ": cannot create a temporary file beside it");
+    ::close(fd);
+    name = pattern;
+  }
+  int length = static_cast<int>(name.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
+  name.resize(length);
+  MPI_Bcast(name.data(), length, MPI_CHAR, 0, comm);
+  return name;
+}
+
+// Writes the header (rank 0) and each rank's range at its offset into `path`.
+void write_slices(MPI_Comm comm, const std::string& path, const std::string& header, const mpi::SortedSlice& s,
+                  std::size_t width) {
+  MPI_File file;
+  check(MPI_File_open(comm, path.c_str(), MPI_MODE_WRONLY, MPI_INFO_NULL, &file), path);
+  if (rank_of(comm) == 0 && !header.empty()) {
+    check(MPI_File_write_at(file, 0, header.data(), static_cast<int>(header.size()), MPI_BYTE, MPI_STATUS_IGNORE), path);
+  }
+  in_pieces(s.keys.size(), [&](std::uint64_t done, std::uint64_t bytes) {
+    check(MPI_File_write_at(file, static_cast<MPI_Offset>(header.size() + s.offset * width + done),
+                            s.keys.data() + done, static_cast<int>(bytes), MPI_BYTE, MPI_STATUS_IGNORE),
+          path);
+  });
+  check(MPI_File_sync(file), path);
+  MPI_File_close(&file);
+}
+
+// The largest of every rank's value (on rank 0).
+double slowest(MPI_Comm comm, double ms) {
+  double out = ms;
+  MPI_Reduce(&ms, &out, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+  return out;
+}
+
+void report(MPI_Comm comm, const Args& a, const Input& in, const mpi::Phases& p, double read_ms, double write_ms,
+            double total_ms) {
+  const std::vector<std::pair<const char*, double>> phases = {
+      {"read", slowest(comm, read_ms)},          {"sample", slowest(comm, p.sample_ms)},
+      {"partition", slowest(comm, p.partition_ms)}, {"exchange", slowest(comm, p.exchange_ms)},
+      {"local_sort", slowest(comm, p.local_sort_ms)}, {"write", slowest(comm, write_ms)},
+      {"total", slowest(comm, total_ms)}};
+  if (rank_of(comm) != 0) return;
+  if (a.json) {
+    nlohmann::ordered_json j{{"ranks", size_of(comm)}, {"elements", in.total}, {"key_type", to_string(in.type)}};
+    for (const auto& [name, ms] : phases) j[std::string(name) + "_ms"] = ms;
+    std::printf("%s\n", j.dump().c_str());
+  }
+  if (a.verbose) {
+    std::fprintf(stderr, "vkc sort --mpi: %llu %s keys on %d ranks; slowest rank's ms:",
+                 static_cast<unsigned long long>(in.total), std::string(to_string(in.type)).c_str(), size_of(comm));
+    for (const auto& [name, ms] : phases) std::fprintf(stderr, " %s %.1f", name, ms);
+    std::fprintf(stderr, "\n");
+  }
+}
+
+void run_sort(MPI_Comm comm, const Args& a) {
+  const auto start = std::chrono::steady_clock::now();
+  Input in;
+  std::unique_ptr<Context> ctx;
+  mpi::agree(comm, [&]() -> std::exception_ptr {
+    try {
+      if (std::filesystem::exists(a.output) && std::filesystem::equivalent(a.input, a.output)) {
+        throw Error(a.output + ": is the input file; vkc never modifies its input");
+      }
+      if (std::filesystem::exists(a.output) && !a.force && ::access(a.output.c_str(), W_OK) != 0) {
+        throw Error(a.output + ": exists and is not writable (--force replaces it)");
+      }
+      in = read_slice(comm, a);
+      ctx = std::make_unique<Context>(ContextOptions{.device = mpi::local_device(comm), .quiet = true});
+      return nullptr;
+    } catch (...) {
+      return std::current_exception();
+    }
+  }());
+  const double read_ms = ms_since(start);
+  SortOptions options;
+  options.order = a.order == "desc" ? SortOrder::descending : SortOrder::ascending;
+  options.algorithm = parse_algorithm(a.algorithm);
+  const mpi::SortedSlice sorted = mpi::sort(comm, *ctx, in.type, in.keys.data(), in.count, options);
+  in.keys = {};
+  const auto write_start = std::chrono::steady_clock::now();
+  const std::string temporary = temporary_beside(comm, a.output);
+  const std::size_t width = key_bytes(in.type);
+  const std::vector<std::size_t> shape{in.total};
+  const std::string header = in.npy ? io::npy_header(in.dtype, shape) : std::string();
+  std::exception_ptr failure;
+  try {
+    write_slices(comm, temporary, header, sorted, width);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  try {
+    mpi::agree(comm, failure);
+  } catch (...) {
+    if (rank_of(comm) == 0) std::filesystem::remove(temporary);
+    throw;
+  }
+  if (rank_of(comm) == 0) std::filesystem::rename(temporary, a.output);
+  MPI_Barrier(comm);  // the output is in place when any rank returns
+  report(comm, a, in, sorted.phases, read_ms, ms_since(write_start), ms_since(start));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  CLI::App app{"vkc-mpi: the distributed sort of `vkc sort --mpi`, under mpirun"};
+  app.require_subcommand(1);
+  Args a;
+  auto* sort = app.add_subcommand("sort", "sort one .npy or raw file across the ranks into one output file");
+  sort->add_option("INPUT", a.input, "the keys: a 1-D .npy file, or raw with --type")->required();
+  sort->add_option("-o,--output", a.output, "the sorted keys, in the input's format")->required();
+  sort->add_option("--type", a.type, "key type (u32 i32 f32 u64 i64 f64 u8 i8 u16 i16 f16 bf16); needed for raw files");
+  sort->add_option("--order", a.order, "asc or desc")->check(CLI::IsMember({"asc", "desc"}));
+  sort->add_option("--algo", a.algorithm, "each rank's local sort: auto, radix, bitonic, bitonic_transpose, odd_even");
+  sort->add_flag("-v,--verbose", a.verbose, "the slowest rank's time per phase on stderr");
+  sort->add_flag("--json", a.json, "the same as one JSON object on stdout");
+  sort->add_flag("-f,--force", a.force, "replace a read-only output");
+  int status = 0;
+  try {
+    app.parse(argc, argv);
+    run_sort(MPI_COMM_WORLD, a);
+  } catch (const CLI::ParseError& e) {
+    const int code = rank_of(MPI_COMM_WORLD) == 0 ? app.exit(e) : e.get_exit_code();
+    status = code ? 2 : 0;
+  } catch (const std::exception& e) {
+    if (rank_of(MPI_COMM_WORLD) == 0) std::fprintf(stderr, "vkc: %s\n", e.what());
+    status = 1;
+  }
+  MPI_Finalize();
+  return status;
+}
