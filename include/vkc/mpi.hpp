@@ -1,5 +1,5 @@
-// vkc::mpi: sorting one global array whose slices the ranks of an MPI communicator hold, each rank
-// on its own device: a sample sort with one all-to-all exchange (splitters sampled from every
+// vkc::mpi: sorting one global array whose slices the ranks of an MPI communicator hold, and an
+// n-body simulation whose bodies they share, each rank on its own device. The sort: a sample sort with one all-to-all exchange (splitters sampled from every
 // rank's keys cut the global order into one balanced, contiguous range per rank; each rank sends
 // every key to the rank whose range holds it, then sorts what it received on its GPU with the
 // any-size host sort). The only part of vkc that includes mpi.h: built when CMake finds MPI and
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "vkc/context.hpp"
+#include "vkc/nbody.hpp"
 #include "vkc/sort.hpp"
 
 namespace vkc::mpi {
@@ -50,6 +51,17 @@ SortedSlice sort(MPI_Comm comm, Context& ctx, KeyType type, const void* keys, st
 /// sort() with a value of `value_type` beside each key, moved with it.
 SortedSlice sort_pairs(MPI_Comm comm, Context& ctx, KeyType key_type, const void* keys, ValueType value_type,
                        const void* values, std::uint64_t count, const SortOptions& options = {});
+
+/// An n-body simulation shared among the ranks of `comm` (which must outlive it), each rank
+/// moving the bodies [N r / R, N (r + 1) / R) on its device, all positions all-gathered after every
+/// drift. Every rank passes the same initial state and config and steps alike. Ranks of one kind
+/// of device give one process's result bit for bit. Collective.
+nbody::Simulation simulation(MPI_Comm comm, Context& ctx, const nbody::State& initial,
+                             const nbody::Config& config = {});
+
+/// The whole state of a simulation() on every rank: its positions, every rank's velocities.
+/// Collective.
+nbody::State gather_state(MPI_Comm comm, const nbody::Simulation& sim);
 
 /// The device this rank should use: its rank among the ranks of `comm` on the same host, as an
 /// index into the devices of the preferred kind (choose_devices("all")), modulo their number.

@@ -23,6 +23,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -133,6 +134,18 @@ class Simulation {
   /// devices of one kind give one device's result bit for bit. A set of one device runs as the
   /// constructor above.
   Simulation(DeviceSet& devices, const State& initial, const Config& config = {});
+
+  /// One process's part of a simulation shared among processes (vkc::mpi::nbody builds on it).
+  struct Share {
+    std::uint32_t first = 0, count = 0;  ///< the bodies this process moves: [first, first + count)
+    /// Called after every drift with every body's position (vec4 per body) in host memory, this
+    /// share's current: it must fill in the others' (an all-gather). Called the same number of
+    /// times in every process, in step.
+    std::function<void(float* positions)> exchange;
+  };
+  /// The bodies `share` names moved on `ctx`, the rest by the other processes of the exchange.
+  /// state() then holds every position and this share's velocities (the others' are 0).
+  Simulation(Context& ctx, const State& initial, const Config& config, Share share);
   ~Simulation();
   Simulation(Simulation&&) noexcept;
   Simulation& operator=(Simulation&&) = delete;

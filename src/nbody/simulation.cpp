@@ -168,6 +168,8 @@ struct Simulation::Impl {
   // that a device may write a step's while another still reads the step before's.
   std::unique_ptr<detail::WorkerPool> threads;
   std::array<std::vector<float>, 2> exchange;
+  // Other processes move the bodies outside the shards: they hand over their positions here.
+  std::function<void(float*)> between_processes;
   double time = 0;
 
   Impl(const std::vector<Context*>& devices, const State& s, const Config& cfg)
@@ -176,6 +178,19 @@ struct Simulation::Impl {
       threads = std::make_unique<detail::WorkerPool>(static_cast<unsigned>(shards.size()));
       for (auto& e : exchange) e.resize(4ull * n);
     }
+  }
+
+  Impl(Context& ctx, const State& s, const Config& cfg, const Simulation::Share& share)
+      : config(cfg), n(static_cast<std::uint32_t>(s.size())), between_processes(share.exchange) {
+    shards.emplace_back(ctx, cfg, n, share.first, share.count);
+    for (auto& e : exchange) e.resize(4ull * n);
+  }
+
+  bool alone() const { return shards.size() == 1 && !between_processes; }
+
+  // After a drift: the shards' positions in `all`, then the other processes'.
+  void hand_over(float* all) {
+    if (between_processes) between_processes(all);
   }
 
   template <class F>
@@ -213,13 +228,14 @@ struct Simulation::Impl {
     }
   }
 
-  // Several devices: each drifts its rows and hands their positions to the others through host
-  // memory before any computes forces, one submission per device per step.
+  // Several devices, or processes: each drifts its rows and hands their positions to the others
+  // through host memory before any computes forces, one submission per device per step.
   void step_together(float dt, std::uint32_t count) {
     on_shards([&](Shard& shard) {
       shard.ctx.run([&](Recorder& r) { shard.record_kick_drift(r, dt); });
       shard.download_own(exchange[0].data());
     });
+    hand_over(exchange[0].data());
     for (std::uint32_t k = 0; k < count; ++k) {
       const bool last = k + 1 == count;
       const float* drifted = exchange[k % 2].data();
@@ -232,6 +248,7 @@ struct Simulation::Impl {
         });
         if (!last) shard.download_own(next);
       });
+      if (!last) hand_over(next);
     }
   }
 };
@@ -248,6 +265,16 @@ Simulation::Simulation(DeviceSet& devices, const State& initial, const Config& c
   check_state(initial);
   if (devices.size() == 0) throw Error("nbody: the device set is empty");
   impl_ = std::make_unique<Impl>(contexts_of(devices), initial, config);
+  impl_->upload(initial);
+}
+
+Simulation::Simulation(Context& ctx, const State& initial, const Config& config, Share share) {
+  check_config(config);
+  check_state(initial);
+  if (share.count == 0 || std::uint64_t{share.first} + share.count > initial.size() || !share.exchange) {
+    throw Error("nbody: a share needs bodies inside the state and an exchange");
+  }
+  impl_ = std::make_unique<Impl>(ctx, initial, config, share);
   impl_->upload(initial);
 }
 
@@ -268,16 +295,16 @@ void Simulation::record_steps(Recorder& r, float dt, std::uint32_t count) const 
 }
 
 void Simulation::check_one_device(const char* function) const {
-  if (impl_->shards.size() > 1) {
-    throw Error(std::string("nbody: ") + function + " records one device's work; this simulation runs on " +
-                std::to_string(impl_->shards.size()));
+  if (!impl_->alone()) {
+    throw Error(std::string("nbody: ") + function + " records one device's work; this simulation is shared among " +
+                (impl_->between_processes ? "processes" : std::to_string(impl_->shards.size()) + " devices"));
   }
 }
 
 void Simulation::step(float dt, std::uint32_t count) {
   if (!std::isfinite(dt) || dt <= 0) throw Error("nbody: the time step must be finite and > 0");
   if (count == 0) return;
-  if (impl_->shards.size() == 1) {
+  if (impl_->alone()) {
     impl_->step_alone(dt, count);
   } else {
     impl_->step_together(dt, count);
