@@ -2,7 +2,7 @@
 # `mpirun -np RANKS vkc sort --mpi` against the single-process `vkc sort` of the same file, byte for
 # byte (NumPy, under $PYTHON, makes the inputs): a .npy of f32 keys with NaNs and signed zeros
 # ascending, raw u64 keys descending, an i16 .npy of fewer keys than ranks; then a failure on every
-# rank: status 1, one message, no output file.
+# rank: status 1, one message, no output file. `vkc nbody --mpi` saves the state one process saves.
 #   cli_test.sh VKC RANKS
 set -eu
 vkc=$1 ranks=$2
@@ -31,8 +31,13 @@ grep -q '"exchange_ms"' phases.json
 run i16.npy -o i16.mpi.npy
 "$vkc" -q sort i16.npy -o i16.one.npy
 cmp i16.mpi.npy i16.one.npy
+mpirun --oversubscribe -np "$ranks" "$vkc" nbody --mpi --bodies 301 --steps 12 --every 6 --save nbody.mpi.npy \
+  --frames frames > nbody.mpi.txt
+"$vkc" -q nbody --bodies 301 --steps 12 --every 6 --save nbody.one.npy > nbody.one.txt
+cmp nbody.mpi.npy nbody.one.npy
+test -s frames/frame_00012.png
 if run missing.npy -o never.npy 2> err.txt; then echo "a missing input passed" >&2; exit 1; fi
 grep -q "vkc: rank 0: missing.npy" err.txt
 test ! -e never.npy
 test -z "$(ls -A | grep vkc-mpi)" || { echo "a temporary file was left" >&2; exit 1; }
-echo "vkc sort --mpi on $ranks ranks: as one process"
+echo "vkc sort --mpi and vkc nbody --mpi on $ranks ranks: as one process"

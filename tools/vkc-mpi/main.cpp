@@ -1,4 +1,4 @@
-// vkc-mpi: `vkc sort --mpi` under mpirun, one rank per GPU. Every rank reads its slice of the input
+// vkc-mpi: `vkc sort --mpi` and `vkc nbody --mpi` under mpirun, one rank per GPU. Every rank reads its slice of the input
 // (.npy or raw) with MPI-IO, the ranks sort together (vkc::mpi::sort: sample, exchange, sort on
 // each rank's GPU), and every rank writes its range of the sorted order into one temporary file
 // at its offset with MPI-IO, which rank 0 renames into place once every rank has written: the
@@ -7,6 +7,13 @@
 //
 //   mpirun -np R vkc-mpi sort INPUT -o OUTPUT [--type T] [--order asc|desc] [--algo A]
 //          [--verbose] [--json]
+//
+// The n-body simulation: every rank makes (or loads) the same bodies and moves its share of them
+// on its GPU, the positions all-gathered after every drift (vkc::mpi::simulation); rank 0 prints
+// the diagnostics, renders the frames and saves the state.
+//
+//   mpirun -np R vkc-mpi nbody [--bodies N] [--steps S] [--dt DT] [--ic IC] [--seed K]
+//          [--every K] [--eps E] [-G G] [--load FILE] [--save FILE] [--frames DIR] [--json]
 #include <mpi.h>
 #include <unistd.h>
 
@@ -14,6 +21,9 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cmath>
+#include <memory>
+#include <optional>
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -22,6 +32,7 @@
 
 #include "io/npy.hpp"
 #include "vkc/mpi.hpp"
+#include "vkc/nbody.hpp"
 
 namespace {
 
@@ -232,6 +243,84 @@ void run_sort(MPI_Comm comm, const Args& a) {
   report(comm, a, in, sorted.phases, read_ms, ms_since(write_start), ms_since(start));
 }
 
+struct NbodyArgs {
+  std::int64_t bodies = 4096;
+  std::uint32_t steps = 1000, every = 100, frame_size = 512;
+  double dt = 1.0 / 128;
+  std::string ic = "plummer", load, save, frames;
+  std::uint64_t seed = 1;
+  float eps = 0.05f, gravity = 1.0f;
+  bool json = false;
+};
+
+void print_diagnostics(std::uint32_t step, const nbody::State& s, const nbody::Config& config, bool json,
+                       double& e0) {
+  const nbody::Diagnostics d = nbody::diagnose(s, config);
+  if (step == 0) e0 = d.energy;
+  const double rel = e0 != 0 ? (d.energy - e0) / std::abs(e0) : d.energy;
+  if (json) {
+    nlohmann::ordered_json j{{"step", step}, {"time", s.time}, {"energy", d.energy}, {"rel_energy_error", rel},
+                             {"momentum", d.momentum}, {"angular_momentum", d.angular_momentum}};
+    std::printf("%s\n", j.dump().c_str());
+  } else {
+    std::printf("step %7u  t %9.4f  E %+.9e  dE/E0 %+.3e\n", step, s.time, d.energy, rel);
+  }
+  std::fflush(stdout);
+}
+
+void run_nbody(MPI_Comm comm, const NbodyArgs& a) {
+  const bool root = rank_of(comm) == 0;
+  nbody::State initial;
+  std::unique_ptr<Context> ctx;
+  mpi::agree(comm, [&]() -> std::exception_ptr {
+    try {
+      if (!std::isfinite(a.dt) || !(a.dt > 0)) throw Error("the time step --dt must be finite and > 0");
+      initial = a.load.empty() ? nbody::make_initial_conditions(nbody::parse_initial_conditions(a.ic),
+                                                                std::size_t(std::max<std::int64_t>(a.bodies, 0)), a.seed)
+                               : nbody::load_state(a.load);
+      if (root && !a.frames.empty()) std::filesystem::create_directories(a.frames);
+      ctx = std::make_unique<Context>(ContextOptions{.device = mpi::local_device(comm), .quiet = true});
+      return nullptr;
+    } catch (...) {
+      return std::current_exception();
+    }
+  }());
+  nbody::Config config;
+  config.softening = a.eps;
+  config.gravity = a.gravity;
+  nbody::Simulation sim = mpi::simulation(comm, *ctx, initial, config);
+  std::optional<nbody::Renderer> renderer;
+  const nbody::View view = nbody::fit_view(initial);
+  if (root && !a.frames.empty()) renderer.emplace(*ctx, a.frame_size, a.frame_size);
+  double e0 = 0;
+  const auto checkpoint = [&](std::uint32_t step) {
+    const nbody::State s = mpi::gather_state(comm, sim);
+    if (!root) return;
+    print_diagnostics(step, s, config, a.json, e0);
+    if (renderer) {
+      char name[32];
+      std::snprintf(name, sizeof name, "frame_%05u.png", step);
+      nbody::write_png(std::filesystem::path(a.frames) / name, renderer->render(sim, view), a.frame_size, a.frame_size);
+    }
+  };
+  checkpoint(0);
+  const std::uint32_t every = a.every ? a.every : std::max<std::uint32_t>(a.steps, 1);
+  for (std::uint32_t done = 0; done < a.steps;) {
+    const std::uint32_t now = std::min(every, a.steps - done);
+    sim.step(static_cast<float>(a.dt), now);
+    done += now;
+    checkpoint(done);
+  }
+  const nbody::State end = mpi::gather_state(comm, sim);
+  std::exception_ptr failure;
+  try {
+    if (root && !a.save.empty()) nbody::save_state(a.save, end);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  mpi::agree(comm, failure);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -248,10 +337,26 @@ int main(int argc, char** argv) {
   sort->add_flag("-v,--verbose", a.verbose, "the slowest rank's time per phase on stderr");
   sort->add_flag("--json", a.json, "the same as one JSON object on stdout");
   sort->add_flag("-f,--force", a.force, "replace a read-only output");
+  NbodyArgs n;
+  auto* nbody = app.add_subcommand("nbody", "an n-body simulation whose bodies the ranks share");
+  nbody->add_option("-n,--bodies", n.bodies, "number of bodies (ignored with --load)");
+  nbody->add_option("--steps", n.steps, "leapfrog steps");
+  nbody->add_option("--dt", n.dt, "time step");
+  nbody->add_option("--ic", n.ic, "initial conditions")->check(CLI::IsMember({"plummer", "cube", "collision"}));
+  nbody->add_option("--every", n.every, "diagnostics (and a frame) every K steps; 0: start and end");
+  nbody->add_option("--seed", n.seed, "seed of the initial conditions");
+  nbody->add_option("--eps", n.eps, "Plummer softening length");
+  nbody->add_option("-G,--gravity", n.gravity, "gravitational constant");
+  nbody->add_option("--load", n.load, "start from a state saved by --save");
+  nbody->add_option("-o,--save", n.save, "save the final state as an (N, 8) float32 .npy (rank 0)");
+  nbody->add_option("--frames", n.frames, "PNG frames frame_<step>.png into this folder (rank 0)");
+  nbody->add_option("--frame-size", n.frame_size, "frame width and height")->check(CLI::Range(16u, 8192u));
+  nbody->add_flag("--json", n.json, "one JSON object per diagnostic line");
   int status = 0;
   try {
     app.parse(argc, argv);
-    run_sort(MPI_COMM_WORLD, a);
+    if (sort->parsed()) run_sort(MPI_COMM_WORLD, a);
+    if (nbody->parsed()) run_nbody(MPI_COMM_WORLD, n);
   } catch (const CLI::ParseError& e) {
     const int code = rank_of(MPI_COMM_WORLD) == 0 ? app.exit(e) : e.get_exit_code();
     status = code ? 2 : 0;

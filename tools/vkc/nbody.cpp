@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +16,7 @@
 #include <regex>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "io/npy.hpp"
@@ -38,6 +41,7 @@ struct NbodyArgs {
   std::string save;
   std::string load;
   std::string devices;  // --devices LIST, or empty: $VKC_DEVICES, else one device
+  bool mpi = false;     // one rank of `mpirun ... vkc nbody --mpi`: vkc-mpi simulates
 };
 
 // Host bytes per body: the initial state, the simulation's copy, a saved state and a frame's
@@ -201,8 +205,38 @@ class Reporter {
   std::optional<double> e0_;
 };
 
+// A number as text that reads back as the same double.
+std::string exact(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
+
+// --mpi: this rank becomes `vkc-mpi nbody` (tools/vkc-mpi), built beside vkc, with the options it
+// takes; --devices is refused.
+[[noreturn]] void run_mpi_nbody(const NbodyArgs& a) {
+  if (!a.devices.empty()) throw Error("--mpi: each rank uses its host's GPU by its local rank; no --devices");
+  const auto path = std::filesystem::read_symlink("/proc/self/exe").parent_path() / "vkc-mpi";
+  if (!std::filesystem::exists(path)) throw Error("--mpi: no " + path.string() + " (vkc was built without MPI)");
+  std::vector<std::string> rest = {"nbody", "--bodies", std::to_string(a.bodies), "--steps", std::to_string(a.steps),
+                                   "--dt", exact(a.dt), "--ic", a.ic, "--every", std::to_string(a.every),
+                                   "--seed", std::to_string(a.seed), "--eps", exact(a.eps),
+                                   "--gravity", exact(a.gravity), "--frame-size", std::to_string(a.frame_size)};
+  for (const auto& [flag, value] : {std::pair{"--load", a.load}, {"--save", a.save}, {"--frames", a.frames}}) {
+    if (!value.empty()) rest.insert(rest.end(), {flag, value});
+  }
+  if (a.json) rest.push_back("--json");
+  std::vector<char*> argv{const_cast<char*>(path.c_str())};
+  for (auto& arg : rest) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  std::fflush(nullptr);
+  ::execv(path.c_str(), argv.data());
+  throw Error(path.string() + ": " + std::strerror(errno));
+}
+
 void run_nbody(const NbodyArgs& a, const Common& common) {
   check(a, common);
+  if (a.mpi) run_mpi_nbody(a);
   if (!a.frames.empty()) prepare_frames(a.frames);
   // One device (--device), or several that share the bodies (--devices): a DeviceSet of one then.
   const std::string list = device_list(a.devices);
@@ -288,6 +322,9 @@ void register_nbody(CLI::App& app, Common& common) {
   cmd->add_option("-o,--save", a->save,
                   "save the final state as an (N, 8) float32 .npy file (checked before the run)");
   cmd->add_option("--load", a->load, "start from a state saved by --save");
+  cmd->add_flag("--mpi", a->mpi,
+                "one rank of `mpirun -np R vkc nbody --mpi`: the ranks share the bodies, each on its host's GPU by "
+                "its local rank; rank 0 prints, renders and saves");
   cmd->add_option("--devices", a->devices,
                   "share the bodies among several devices: all (every GPU of the best kind) or a list of indices or "
                   "names, a device may repeat (0,1; 0,0); each computes the forces on its share and they exchange "
