@@ -14,7 +14,7 @@ packages=(
   python3-pytest                           # the Python package's tests (python/tests)
   gnuplot-nox                              # `vkc bench sort --plot`, and its test
   openmpi-bin libopenmpi-dev               # vkc::mpi, the distributed sort, and its tests under mpirun
-  python3-pandas python3-dask              # the Dask adapter (vkcompute.dask) and its tests
+  python3-pandas python3-dask python3-mpi4py  # vkcompute.dask and vkcompute.mpi, and their tests
   "$@"
 )
 
