@@ -95,7 +95,8 @@ class Context:
     - devices: several devices at once: "all" (every GPU of the best kind), a list of indices or
       names ([0, 2]; a device may repeat), or the same as one comma-separated string. sort,
       argsort and sort_pairs of 1-D arrays then split each array by key across them, each device
-      sorting one range of the result at once; everything else (rows, segments, n-body) runs on
+      sorting one range of the result at once; an nbody.Simulation shares its bodies among them
+      (each device computes the forces on its share); everything else (rows, segments) runs on
       the first, which `device` describes. None: one device, as `device` says.
     - memory_limit: the most device memory (bytes) that sorts hold at once; None: the
       VKC_DEVICE_MEMORY_LIMIT environment variable, else nine tenths of the largest device-local
