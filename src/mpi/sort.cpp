@@ -15,7 +15,9 @@
 #include <climits>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <string>
+#include <thread>
 #include <type_traits>
 
 #include "mpi/exchange.hpp"
@@ -29,6 +31,44 @@ std::uint64_t detail::max_elements_per_message = std::uint64_t{1} << 27;
 namespace {
 
 constexpr std::uint64_t kSamplesPerRank = 256;
+constexpr std::uint64_t kChunkElements = 1u << 16;  // the least a partitioning thread takes
+
+// Runs f(t) for t in [0, count), each on a thread of its own, and rethrows the first error.
+template <class F>
+void on_threads(std::size_t count, F f) {
+  std::vector<std::exception_ptr> errors(count);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 1; t < count; ++t) {
+    threads.emplace_back([&, t] {
+      try {
+        f(t);
+      } catch (...) {
+        errors[t] = std::current_exception();
+      }
+    });
+  }
+  try {
+    f(0);
+  } catch (...) {
+    errors[0] = std::current_exception();
+  }
+  for (auto& thread : threads) thread.join();
+  for (auto& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+}
+
+// f(std::integral_constant<std::size_t, W>) for W = `width` (1, 2, 4 or 8): element copies of W
+// bytes compile to one move.
+template <class F>
+void with_width(std::size_t width, F f) {
+  switch (width) {
+    case 1: return f(std::integral_constant<std::size_t, 1>{});
+    case 2: return f(std::integral_constant<std::size_t, 2>{});
+    case 4: return f(std::integral_constant<std::size_t, 4>{});
+    default: return f(std::integral_constant<std::size_t, 8>{});
+  }
+}
 
 int rank_of(MPI_Comm comm) {
   int rank = 0;
@@ -91,6 +131,9 @@ void exchange(MPI_Comm comm, const std::byte* from, std::byte* to, std::size_t w
     send_first[r] = send_first[r - 1] + static_cast<int>(send[r - 1]);
     recv_first[r] = recv_first[r - 1] + static_cast<int>(recv[r - 1]);
   }
+  // This rank's own part is copied here: MPI would pack and unpack it through the element type.
+  const int me = rank_of(comm);
+  std::memcpy(to + std::size_t(recv_first[me]) * width, from + std::size_t(send_first[me]) * width, send[me] * width);
   const ElementType element(width);
   std::vector<int> send_counts(ranks), recv_counts(ranks), send_at(ranks), recv_at(ranks);
   for (std::uint64_t k = 0; k < rounds; ++k) {
@@ -101,6 +144,7 @@ void exchange(MPI_Comm comm, const std::byte* from, std::byte* to, std::size_t w
       send_at[r] = send_first[r] + static_cast<int>(std::min(send[r], done));
       recv_at[r] = recv_first[r] + static_cast<int>(std::min(recv[r], done));
     }
+    send_counts[me] = recv_counts[me] = 0;
     MPI_Alltoallv(from, send_counts.data(), send_at.data(), element.get(), to, recv_counts.data(), recv_at.data(),
                   element.get(), comm);
   }
@@ -142,11 +186,21 @@ class Distribution {
   }
 
   // Every rank's count per slot; from them each slot's global first place, this rank's first place
-  // in each slot, and each rank's range of places.
+  // in each slot, and each rank's range of places. The keys are counted in chunks, a thread each.
   void place_slots() {
     const std::size_t slots = 2 * values_.size() + 1;
+    chunks_ = std::max<std::size_t>(1, std::min<std::uint64_t>(std::max(1u, std::thread::hardware_concurrency()),
+                                                                count_ / kChunkElements + 1));
+    chunk_counts_.assign(chunks_, std::vector<std::uint64_t>(slots, 0));
+    on_threads(chunks_, [&](std::size_t c) {
+      std::vector<std::uint64_t> counts(slots, 0);  // the thread's own: neighbours on the heap share lines
+      for (std::uint64_t i = chunk_begin(c); i < chunk_begin(c + 1); ++i) ++counts[slot(rank(i))];
+      chunk_counts_[c] = std::move(counts);
+    });
     std::vector<std::uint64_t> mine(slots, 0);
-    for (std::uint64_t i = 0; i < count_; ++i) ++mine[slot(rank(i))];
+    for (const auto& counts : chunk_counts_) {
+      for (std::size_t s = 0; s < slots; ++s) mine[s] += counts[s];
+    }
     std::vector<std::uint64_t> all(slots * ranks_);
     MPI_Allgather(mine.data(), static_cast<int>(slots), MPI_UINT64_T, all.data(), static_cast<int>(slots),
                   MPI_UINT64_T, comm_);
@@ -189,12 +243,19 @@ class Distribution {
   }
 
   // Calls move(i, q) for every key i with q its position in send order (slot by slot, input order
-  // within): the order of places, hence of destination ranks.
+  // within): the order of places, hence of destination ranks. A thread per chunk.
   template <class Move>
   void in_send_order(Move move) const {
-    std::vector<std::uint64_t> next(local_in_slot_.size(), 0);
-    for (std::size_t s = 1; s < next.size(); ++s) next[s] = next[s - 1] + local_in_slot_[s - 1];
-    for (std::uint64_t i = 0; i < count_; ++i) move(i, next[slot(rank(i))]++);
+    const std::size_t slots = local_in_slot_.size();
+    std::vector<std::vector<std::uint64_t>> next(chunks_, std::vector<std::uint64_t>(slots, 0));
+    std::uint64_t q = 0;
+    for (std::size_t s = 0; s < slots; ++s) {
+      for (std::size_t c = 0; c < chunks_; ++c) next[c][s] = q, q += chunk_counts_[c][s];
+    }
+    on_threads(chunks_, [&](std::size_t c) {
+      std::vector<std::uint64_t> at = next[c];
+      for (std::uint64_t i = chunk_begin(c); i < chunk_begin(c + 1); ++i) move(i, at[slot(rank(i))]++);
+    });
   }
 
   std::uint64_t total() const { return total_; }
@@ -203,6 +264,7 @@ class Distribution {
 
  private:
   Bits rank(std::uint64_t i) const { return bits_.rank(bits_.canonical(bits_.load(keys_, i)), descending_); }
+  std::uint64_t chunk_begin(std::size_t c) const { return count_ * c / chunks_; }
   std::size_t slot(Bits r) const {
     std::size_t below = 0, equal = 0;
     for (Bits v : values_) below += v < r, equal |= v == r;
@@ -218,6 +280,8 @@ class Distribution {
   std::vector<Bits> values_;
   std::vector<std::size_t> splitter_value_;
   std::vector<std::uint64_t> local_in_slot_, first_place_, slot_first_, bounds_;
+  std::size_t chunks_ = 1;
+  std::vector<std::vector<std::uint64_t>> chunk_counts_;  // [chunk][slot]
 };
 
 void check_message_sizes(std::uint64_t count, const std::vector<std::uint64_t>& receive) {
@@ -238,7 +302,8 @@ SortedSlice sort_distributed(MPI_Comm comm, Context& ctx, KeyType type, const vo
     if (count && (!keys || (vw && !values))) throw Error("mpi sort: null array for " + std::to_string(count) + " elements");
   });
   SortedSlice out;
-  std::vector<std::byte> send_keys, send_values;
+  // Uninitialized: the partition's threads write every byte (and fault its pages in) at once.
+  std::unique_ptr<std::byte[]> send_keys, send_values;
   std::vector<std::uint64_t> send, receive(size_of(comm));
   sorting::with_key_bits(type, options, [&](auto bits) {
     using Bits = std::remove_cv_t<decltype(bits.range)>;
@@ -249,13 +314,22 @@ SortedSlice sort_distributed(MPI_Comm comm, Context& ctx, KeyType type, const vo
     start = std::chrono::steady_clock::now();
     d.place_slots();
     send = d.send_counts();
-    send_keys.resize(count * kw);
-    send_values.resize(count * vw);
+    send_keys.reset(new std::byte[count * kw]);
+    send_values.reset(new std::byte[count * vw]);
     const auto* key_in = static_cast<const std::byte*>(keys);
     const auto* value_in = static_cast<const std::byte*>(values);
-    d.in_send_order([&](std::uint64_t i, std::uint64_t q) {
-      std::memcpy(send_keys.data() + q * kw, key_in + i * kw, kw);
-      if (vw) std::memcpy(send_values.data() + q * vw, value_in + i * vw, vw);
+    with_width(kw, [&](auto k) {
+      if (!vw) {
+        return d.in_send_order([&, out = send_keys.get()](std::uint64_t i, std::uint64_t q) {
+          std::memcpy(out + q * k, key_in + i * k, k);
+        });
+      }
+      with_width(vw, [&](auto v) {
+        d.in_send_order([&, keys_out = send_keys.get(), values_out = send_values.get()](std::uint64_t i, std::uint64_t q) {
+          std::memcpy(keys_out + q * k, key_in + i * k, k);
+          std::memcpy(values_out + q * v, value_in + i * v, v);
+        });
+      });
     });
     out.total = d.total();
     out.offset = d.range_begin();
@@ -267,11 +341,11 @@ SortedSlice sort_distributed(MPI_Comm comm, Context& ctx, KeyType type, const vo
   auto start = std::chrono::steady_clock::now();
   out.keys.resize(out.count * kw);
   out.values.resize(out.count * vw);
-  exchange(comm, send_keys.data(), out.keys.data(), kw, send, receive);
-  if (vw) exchange(comm, send_values.data(), out.values.data(), vw, send, receive);
+  exchange(comm, send_keys.get(), out.keys.data(), kw, send, receive);
+  if (vw) exchange(comm, send_values.get(), out.values.data(), vw, send, receive);
   out.phases.exchange_ms = ms_since(start);
-  send_keys = {};
-  send_values = {};
+  send_keys.reset();
+  send_values.reset();
   start = std::chrono::steady_clock::now();
   together(comm, [&] {
     if (vw) {

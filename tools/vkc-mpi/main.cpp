@@ -1,8 +1,10 @@
-// vkc-mpi: `vkc sort --mpi` and `vkc nbody --mpi` under mpirun, one rank per GPU. Every rank reads its slice of the input
-// (.npy or raw) with MPI-IO, the ranks sort together (vkc::mpi::sort: sample, exchange, sort on
-// each rank's GPU), and every rank writes its range of the sorted order into one temporary file
-// at its offset with MPI-IO, which rank 0 renames into place once every rank has written: the
-// output appears whole or not at all. A failure on any rank ends every rank with status 1 and the
+// vkc-mpi: `vkc sort --mpi` and `vkc nbody --mpi` under mpirun, one rank per GPU. Every rank
+// reads its slice of the input (.npy or raw), the ranks sort together (vkc::mpi::sort: sample,
+// exchange, sort on each rank's GPU), and every rank writes its range of the sorted order into
+// one temporary file at its offset, which rank 0 renames into place once every rank has written:
+// the output appears whole or not at all. Files are read and written with pread and pwrite from
+// several threads per rank (the page cache's speed; MPI-IO's one stream read 1.1 GB/s on the H200
+// host), on a file system every rank sees. A failure on any rank ends every rank with status 1 and the
 // message of the first rank that failed, on stderr, from rank 0.
 //
 //   mpirun -np R vkc-mpi sort INPUT -o OUTPUT [--type T] [--order asc|desc] [--algo A]
@@ -14,11 +16,17 @@
 //
 //   mpirun -np R vkc-mpi nbody [--bodies N] [--steps S] [--dt DT] [--ic IC] [--seed K]
 //          [--every K] [--eps E] [-G G] [--load FILE] [--save FILE] [--frames DIR] [--json]
+#include <fcntl.h>
 #include <mpi.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <thread>
 #include <chrono>
 #include <climits>
 #include <cmath>
@@ -80,21 +88,31 @@ SortAlgorithm parse_algorithm(const std::string& name) {
   throw Error("--algo " + name + ": not an algorithm");
 }
 
-// MPI-IO moves at most INT_MAX bytes a call: larger ranges in pieces.
+// f(offset, bytes) over [0, bytes) in pieces of 64 MiB, on several threads at once: the page cache
+// and the disk take parallel reads and writes faster than one stream.
 template <class F>
-void in_pieces(std::uint64_t bytes, F f) {
-  constexpr std::uint64_t kPiece = std::uint64_t{1} << 30;
-  for (std::uint64_t done = 0; done < bytes; done += kPiece) f(done, std::min(kPiece, bytes - done));
-}
-
-void check(int status, const std::string& what) {
-  if (status != MPI_SUCCESS) {
-    char text[MPI_MAX_ERROR_STRING];
-    int length = 0;
-    MPI_Error_string(status, text, &length);
-    throw Error(what + ": " + std::string(text, length));
+void in_parallel_pieces(std::uint64_t bytes, F f) {
+  constexpr std::uint64_t kPiece = std::uint64_t{64} << 20;
+  const std::uint64_t pieces = (bytes + kPiece - 1) / kPiece;
+  const unsigned threads = static_cast<unsigned>(std::min<std::uint64_t>(8, pieces));
+  std::atomic<std::uint64_t> next{0};
+  std::vector<std::exception_ptr> errors(threads);
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      try {
+        for (std::uint64_t p; (p = next++) < pieces;) f(p * kPiece, std::min(kPiece, bytes - p * kPiece));
+      } catch (...) {
+        errors[t] = std::current_exception();
+      }
+    });
+  }
+  for (auto& thread : pool) thread.join();
+  for (auto& e : errors) {
+    if (e) std::rethrow_exception(e);
   }
 }
+
 
 struct Input {
   KeyType type = KeyType::u32;
@@ -122,14 +140,9 @@ Input read_slice(MPI_Comm comm, const Args& a) {
   in.first = in.total * r / ranks;
   in.count = in.total * (r + 1) / ranks - in.first;
   in.keys.resize(in.count * width);
-  MPI_File file;
-  check(MPI_File_open(comm, a.input.c_str(), MPI_MODE_RDONLY, MPI_INFO_NULL, &file), a.input);
-  in_pieces(in.keys.size(), [&](std::uint64_t done, std::uint64_t bytes) {
-    check(MPI_File_read_at(file, static_cast<MPI_Offset>(in.data_offset + in.first * width + done),
-                           in.keys.data() + done, static_cast<int>(bytes), MPI_BYTE, MPI_STATUS_IGNORE),
-          a.input);
+  in_parallel_pieces(in.keys.size(), [&](std::uint64_t done, std::uint64_t bytes) {
+    reader.read_at(in.first * width + done, in.keys.data() + done, bytes);
   });
-  MPI_File_close(&file);
   return in;
 }
 
@@ -151,21 +164,29 @@ std::string temporary_beside(MPI_Comm comm, const std::string& output) {
   return name;
 }
 
-// Writes the header (rank 0) and each rank's range at its offset into `path`.
+// Writes the header (rank 0) and each rank's range at its offset into `path`, and waits for the disk.
 void write_slices(MPI_Comm comm, const std::string& path, const std::string& header, const mpi::SortedSlice& s,
                   std::size_t width) {
-  MPI_File file;
-  check(MPI_File_open(comm, path.c_str(), MPI_MODE_WRONLY, MPI_INFO_NULL, &file), path);
-  if (rank_of(comm) == 0 && !header.empty()) {
-    check(MPI_File_write_at(file, 0, header.data(), static_cast<int>(header.size()), MPI_BYTE, MPI_STATUS_IGNORE), path);
+  const int fd = ::open(path.c_str(), O_WRONLY);
+  if (fd < 0) throw Error(path + ": cannot open the temporary output: " + std::strerror(errno));
+  const auto write_at = [&](std::uint64_t offset, const void* data, std::uint64_t bytes) {
+    for (std::uint64_t done = 0; done < bytes;) {
+      const ssize_t n = ::pwrite(fd, static_cast<const std::byte*>(data) + done, bytes - done, off_t(offset + done));
+      if (n <= 0) throw Error(path + ": cannot write: " + std::strerror(errno));
+      done += std::uint64_t(n);
+    }
+  };
+  try {
+    if (rank_of(comm) == 0) write_at(0, header.data(), header.size());
+    in_parallel_pieces(s.keys.size(), [&](std::uint64_t done, std::uint64_t bytes) {
+      write_at(header.size() + s.offset * width + done, s.keys.data() + done, bytes);
+    });
+    if (::fsync(fd) != 0) throw Error(path + ": cannot write to the disk: " + std::strerror(errno));
+  } catch (...) {
+    ::close(fd);
+    throw;
   }
-  in_pieces(s.keys.size(), [&](std::uint64_t done, std::uint64_t bytes) {
-    check(MPI_File_write_at(file, static_cast<MPI_Offset>(header.size() + s.offset * width + done),
-                            s.keys.data() + done, static_cast<int>(bytes), MPI_BYTE, MPI_STATUS_IGNORE),
-          path);
-  });
-  check(MPI_File_sync(file), path);
-  MPI_File_close(&file);
+  ::close(fd);
 }
 
 // The largest of every rank's value (on rank 0).
