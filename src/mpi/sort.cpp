@@ -22,9 +22,13 @@
 
 #include "mpi/exchange.hpp"
 #include "sort/key_bits.hpp"
+#include "sort/splitters.hpp"
 #include "vkc/device_set.hpp"
 
 namespace vkc::mpi {
+
+using sorting::on_threads;
+using sorting::with_width;
 
 std::uint64_t detail::max_elements_per_message = std::uint64_t{1} << 27;
 
@@ -32,43 +36,6 @@ namespace {
 
 constexpr std::uint64_t kSamplesPerRank = 256;
 constexpr std::uint64_t kChunkElements = 1u << 16;  // the least a partitioning thread takes
-
-// Runs f(t) for t in [0, count), each on a thread of its own, and rethrows the first error.
-template <class F>
-void on_threads(std::size_t count, F f) {
-  std::vector<std::exception_ptr> errors(count);
-  std::vector<std::thread> threads;
-  for (std::size_t t = 1; t < count; ++t) {
-    threads.emplace_back([&, t] {
-      try {
-        f(t);
-      } catch (...) {
-        errors[t] = std::current_exception();
-      }
-    });
-  }
-  try {
-    f(0);
-  } catch (...) {
-    errors[0] = std::current_exception();
-  }
-  for (auto& thread : threads) thread.join();
-  for (auto& e : errors) {
-    if (e) std::rethrow_exception(e);
-  }
-}
-
-// f(std::integral_constant<std::size_t, W>) for W = `width` (1, 2, 4 or 8): element copies of W
-// bytes compile to one move.
-template <class F>
-void with_width(std::size_t width, F f) {
-  switch (width) {
-    case 1: return f(std::integral_constant<std::size_t, 1>{});
-    case 2: return f(std::integral_constant<std::size_t, 2>{});
-    case 4: return f(std::integral_constant<std::size_t, 4>{});
-    default: return f(std::integral_constant<std::size_t, 8>{});
-  }
-}
 
 int rank_of(MPI_Comm comm) {
   int rank = 0;
@@ -174,23 +141,14 @@ class Distribution {
     std::vector<std::uint64_t> gathered(at.back() + counts.back());
     MPI_Allgatherv(sample.data(), sent, MPI_UINT64_T, gathered.data(), counts.data(), at.data(), MPI_UINT64_T, comm_);
     std::sort(gathered.begin(), gathered.end());
-    std::vector<Bits> splitters;
-    for (int j = 1; j < ranks_ && !gathered.empty(); ++j) {
-      splitters.push_back(static_cast<Bits>(gathered[gathered.size() * j / ranks_]));
-    }
-    values_ = splitters;
-    values_.erase(std::unique(values_.begin(), values_.end()), values_.end());
-    for (Bits v : splitters) {
-      splitter_value_.push_back(std::size_t(std::lower_bound(values_.begin(), values_.end(), v) - values_.begin()));
-    }
+    splitters_ = sorting::Splitters<Bits>::at_quantiles(gathered, ranks_);
   }
 
   // Every rank's count per slot; from them each slot's global first place, this rank's first place
   // in each slot, and each rank's range of places. The keys are counted in chunks, a thread each.
   void place_slots() {
-    const std::size_t slots = 2 * values_.size() + 1;
-    chunks_ = std::max<std::size_t>(1, std::min<std::uint64_t>(std::max(1u, std::thread::hardware_concurrency()),
-                                                                count_ / kChunkElements + 1));
+    const std::size_t slots = splitters_.slots();
+    chunks_ = sorting::chunks_for(count_, kChunkElements);
     chunk_counts_.assign(chunks_, std::vector<std::uint64_t>(slots, 0));
     on_threads(chunks_, [&](std::size_t c) {
       std::vector<std::uint64_t> counts(slots, 0);  // the thread's own: neighbours on the heap share lines
@@ -216,17 +174,7 @@ class Distribution {
     }
     slot_first_[slots] = place;
     local_in_slot_ = std::move(mine);
-    bounds_ = {0};
-    for (int j = 0; j + 1 < ranks_; ++j) {
-      const std::uint64_t even = total_ * (j + 1) / ranks_;
-      if (std::size_t(j) >= splitter_value_.size()) {  // fewer keys than splitters
-        bounds_.push_back(total_);
-        continue;
-      }
-      const std::size_t equal = 2 * splitter_value_[j] + 1;
-      bounds_.push_back(std::clamp(even, slot_first_[equal], slot_first_[equal + 1]));
-    }
-    bounds_.push_back(total_);
+    bounds_ = splitters_.bounds(total_, ranks_, slot_first_);
   }
 
   // How many of this rank's keys go to each rank: its places in each slot cut by the ranges.
@@ -265,11 +213,7 @@ class Distribution {
  private:
   Bits rank(std::uint64_t i) const { return bits_.rank(bits_.canonical(bits_.load(keys_, i)), descending_); }
   std::uint64_t chunk_begin(std::size_t c) const { return count_ * c / chunks_; }
-  std::size_t slot(Bits r) const {
-    std::size_t below = 0, equal = 0;
-    for (Bits v : values_) below += v < r, equal |= v == r;
-    return 2 * below + equal;
-  }
+  std::size_t slot(Bits r) const { return splitters_.slot(r); }
 
   MPI_Comm comm_;
   int ranks_, me_;
@@ -277,8 +221,7 @@ class Distribution {
   bool descending_;
   const void* keys_;
   std::uint64_t count_, total_ = 0;
-  std::vector<Bits> values_;
-  std::vector<std::size_t> splitter_value_;
+  sorting::Splitters<Bits> splitters_;
   std::vector<std::uint64_t> local_in_slot_, first_place_, slot_first_, bounds_;
   std::size_t chunks_ = 1;
   std::vector<std::vector<std::uint64_t>> chunk_counts_;  // [chunk][slot]

@@ -26,11 +26,15 @@
 #include "sort/device_set_sort.hpp"
 #include "sort/key_bits.hpp"
 #include "sort/key_types.hpp"
+#include "sort/splitters.hpp"
 #include "vkc/device_set.hpp"
 #include "vkc/sort.hpp"
 
 namespace vkc {
 namespace {
+
+using sorting::on_threads;
+using sorting::with_width;
 
 constexpr std::uint64_t kSamplesPerDevice = 256;
 constexpr std::uint64_t kChunkElements = 1u << 16;  // the least a partitioning thread takes
@@ -64,46 +68,12 @@ class HostBytes {
   std::uint64_t size_;
 };
 
-// f(std::integral_constant<std::size_t, W>) for W = `width` (1, 2, 4 or 8), so that element copies
-// of W bytes compile to one move.
-template <class F>
-decltype(auto) with_width(std::size_t width, F f) {
-  switch (width) {
-    case 1: return f(std::integral_constant<std::size_t, 1>{});
-    case 2: return f(std::integral_constant<std::size_t, 2>{});
-    case 4: return f(std::integral_constant<std::size_t, 4>{});
-    default: return f(std::integral_constant<std::size_t, 8>{});
-  }
-}
-
-// Runs f(t) for t in [0, count), each on a thread of its own, and rethrows the first error.
-template <class F>
-void on_threads(std::size_t count, F f) {
-  std::vector<std::exception_ptr> errors(count);
-  std::vector<std::thread> threads;
-  for (std::size_t t = 0; t < count; ++t) {
-    threads.emplace_back([&, t] {
-      try {
-        f(t);
-      } catch (...) {
-        errors[t] = std::current_exception();
-      }
-    });
-  }
-  for (auto& thread : threads) thread.join();
-  for (auto& e : errors) {
-    if (e) std::rethrow_exception(e);
-  }
-}
-
 template <class Bits>
 class Partitioner {
  public:
   Partitioner(sorting::KeyBits<Bits> bits, bool descending, const void* keys, std::uint64_t count, std::size_t devices)
-      : bits_(bits), descending_(descending), keys_(keys), count_(count), devices_(devices) {
-    const std::uint64_t by_size = std::max<std::uint64_t>(1, count / kChunkElements);
-    chunks_ = std::max<std::size_t>(1, std::min<std::uint64_t>(std::max(1u, std::thread::hardware_concurrency()), by_size));
-  }
+      : bits_(bits), descending_(descending), keys_(keys), count_(count), devices_(devices),
+        chunks_(sorting::chunks_for(count, kChunkElements)) {}
 
   // Partitions, calling place(i, q) for every element, and returns each device's range.
   template <class Place>
@@ -119,33 +89,20 @@ class Partitioner {
   Bits rank(std::uint64_t i) const { return bits_.rank(bits_.canonical(bits_.load(keys_, i)), descending_); }
   std::uint64_t chunk_begin(std::size_t c) const { return count_ * c / chunks_; }
 
-  // Slot 2u + 1 holds the keys equal to splitter value u; slot 2u those between values u - 1 and u.
-  // A scan without branches: there are fewer values than devices.
-  std::size_t slot(Bits r) const {
-    std::size_t below = 0, equal = 0;
-    for (Bits v : values_) below += v < r, equal |= v == r;
-    return 2 * below + equal;
-  }
+  std::size_t slot(Bits r) const { return splitters_.slot(r); }
 
-  // devices - 1 splitters at the quantiles of a sample of evenly spaced keys; `values_` holds
-  // them sorted and distinct, `splitter_value_` each one's index there.
+  // devices - 1 splitters at the quantiles of a sample of evenly spaced keys.
   void choose_splitters() {
     const std::uint64_t samples = std::min<std::uint64_t>(count_, kSamplesPerDevice * devices_);
     std::vector<Bits> sample(samples);
     for (std::uint64_t s = 0; s < samples; ++s) sample[s] = rank(count_ * s / samples);
     std::sort(sample.begin(), sample.end());
-    std::vector<Bits> splitters;
-    for (std::size_t j = 1; j < devices_ && samples > 0; ++j) splitters.push_back(sample[samples * j / devices_]);
-    values_ = splitters;
-    values_.erase(std::unique(values_.begin(), values_.end()), values_.end());
-    for (Bits s : splitters) {
-      splitter_value_.push_back(std::size_t(std::lower_bound(values_.begin(), values_.end(), s) - values_.begin()));
-    }
+    splitters_ = sorting::Splitters<Bits>::at_quantiles(sample, devices_);
   }
 
   // How many keys of each chunk fall in each slot, then each slot's first place per chunk.
   void count_slots() {
-    const std::size_t slots = 2 * values_.size() + 1;
+    const std::size_t slots = splitters_.slots();
     offsets_.assign(chunks_, std::vector<std::uint64_t>(slots, 0));
     // Each thread counts into its own vector and stores it once: the chunks' vectors are small
     // neighbours on the heap, and incrementing them in place would bounce their cache lines.
@@ -167,22 +124,7 @@ class Partitioner {
     slot_first_[slots] = place;
   }
 
-  // Device d's range ends at the d-th of `devices` even shares, moved into the run of keys equal
-  // to its splitter: a range boundary inside such a run is a place in the sorted output.
-  std::vector<std::uint64_t> device_bounds() const {
-    std::vector<std::uint64_t> bounds{0};
-    for (std::size_t j = 0; j + 1 < devices_; ++j) {
-      const std::uint64_t even = count_ * (j + 1) / devices_;
-      if (j >= splitter_value_.size()) {  // fewer keys than splitters: the rest get nothing
-        bounds.push_back(count_);
-        continue;
-      }
-      const std::size_t equal = 2 * splitter_value_[j] + 1;
-      bounds.push_back(std::clamp(even, slot_first_[equal], slot_first_[equal + 1]));
-    }
-    bounds.push_back(count_);
-    return bounds;
-  }
+  std::vector<std::uint64_t> device_bounds() const { return splitters_.bounds(count_, devices_, slot_first_); }
 
   template <class Place>
   void scatter(Place place) {
@@ -197,8 +139,7 @@ class Partitioner {
   const void* keys_;
   std::uint64_t count_;
   std::size_t devices_, chunks_ = 1;
-  std::vector<Bits> values_;
-  std::vector<std::size_t> splitter_value_;
+  sorting::Splitters<Bits> splitters_;
   std::vector<std::vector<std::uint64_t>> offsets_;  // [chunk][slot]: the next place
   std::vector<std::uint64_t> slot_first_;
 };

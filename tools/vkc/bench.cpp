@@ -1,12 +1,6 @@
 // vkc bench: the benchmarks are a program of their own, vkc-bench (bench/), built with
 // -DVKC_BUILD_BENCH=ON beside vkc, so that vkc carries no benchmark code. `vkc bench ARGS` becomes
 // vkc-bench with ARGS: its exit status, stdout and stderr are the command's own.
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -27,18 +21,6 @@ std::vector<std::string> bench_arguments(const Common& common, const std::vector
   return args;
 }
 
-[[noreturn]] void run_bench(const std::vector<std::string>& args) {
-  const auto path = std::filesystem::read_symlink("/proc/self/exe").parent_path() / "vkc-bench";
-  if (!std::filesystem::exists(path)) {
-    throw Error("the benchmarks are not built: no " + path.string() + " (configure with -DVKC_BUILD_BENCH=ON)");
-  }
-  std::vector<char*> argv{const_cast<char*>(path.c_str())};
-  for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
-  argv.push_back(nullptr);
-  std::fflush(nullptr);
-  ::execv(path.c_str(), argv.data());
-  throw Error(path.string() + ": " + std::strerror(errno));
-}
 
 }  // namespace
 
@@ -48,7 +30,10 @@ void register_bench(CLI::App& app, Common& common) {
   cmd->prefix_command();
   cmd->fallthrough(false);
   cmd->set_help_flag();
-  cmd->callback([cmd, &common] { run_bench(bench_arguments(common, cmd->remaining())); });
+  cmd->callback([cmd, &common] {
+    exec_beside("vkc-bench", bench_arguments(common, cmd->remaining()),
+                "the benchmarks are not built (configure with -DVKC_BUILD_BENCH=ON)");
+  });
 }
 
 }  // namespace vkc::cli

@@ -2,10 +2,13 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
+#include <filesystem>
 #include <new>
 #include <stdexcept>
 
@@ -97,6 +100,17 @@ void progress(const std::string& message) {
     std::fprintf(stderr, "%s\n", message.c_str());
   }
   std::fflush(stderr);
+}
+
+void exec_beside(const std::string& name, const std::vector<std::string>& args, const std::string& missing) {
+  const auto path = std::filesystem::read_symlink("/proc/self/exe").parent_path() / name;
+  if (!std::filesystem::exists(path)) throw std::runtime_error(missing + ": no " + path.string());
+  std::vector<char*> argv{const_cast<char*>(path.c_str())};
+  for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  std::fflush(nullptr);
+  ::execv(path.c_str(), argv.data());
+  throw std::runtime_error(path.string() + ": " + std::strerror(errno));
 }
 
 std::string device_list(const std::string& option) {

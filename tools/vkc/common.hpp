@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 namespace vkc::cli {
 
@@ -34,6 +35,11 @@ void progress(const std::string& message);
 /// The devices a command runs on together: `option` (its --devices), else $VKC_DEVICES; empty
 /// means one device (--device).
 std::string device_list(const std::string& option);
+
+/// Replaces this process with the program `name` from vkc's own folder, given `args`: its exit
+/// status, stdout and stderr become the command's. Throws Error "<missing>" (what to build) when
+/// the program is not there, and when it cannot start.
+[[noreturn]] void exec_beside(const std::string& name, const std::vector<std::string>& args, const std::string& missing);
 
 /// The commit this program was built from (VKC_COMMIT in the environment overrides it).
 std::string build_commit();

@@ -4,8 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -216,8 +214,6 @@ std::string exact(double value) {
 // takes; --devices is refused.
 [[noreturn]] void run_mpi_nbody(const NbodyArgs& a) {
   if (!a.devices.empty()) throw Error("--mpi: each rank uses its host's GPU by its local rank; no --devices");
-  const auto path = std::filesystem::read_symlink("/proc/self/exe").parent_path() / "vkc-mpi";
-  if (!std::filesystem::exists(path)) throw Error("--mpi: no " + path.string() + " (vkc was built without MPI)");
   std::vector<std::string> rest = {"nbody", "--bodies", std::to_string(a.bodies), "--steps", std::to_string(a.steps),
                                    "--dt", exact(a.dt), "--ic", a.ic, "--every", std::to_string(a.every),
                                    "--seed", std::to_string(a.seed), "--eps", exact(a.eps),
@@ -226,12 +222,7 @@ std::string exact(double value) {
     if (!value.empty()) rest.insert(rest.end(), {flag, value});
   }
   if (a.json) rest.push_back("--json");
-  std::vector<char*> argv{const_cast<char*>(path.c_str())};
-  for (auto& arg : rest) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  std::fflush(nullptr);
-  ::execv(path.c_str(), argv.data());
-  throw Error(path.string() + ": " + std::strerror(errno));
+  exec_beside("vkc-mpi", rest, "--mpi: vkc was built without MPI");
 }
 
 void run_nbody(const NbodyArgs& a, const Common& common) {

@@ -6,8 +6,6 @@
 // streamed where the input and the output allow.
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -375,20 +373,13 @@ void sort_segments_in_memory(std::unique_ptr<Context> ctx, const SortArgs& args,
     throw Error("--mpi sorts keys of 1-D arrays: no --argsort, --flatten, --segments, --bits or --devices");
   }
   if (args.input == "-" || args.output == "-") throw Error("--mpi reads and writes files, not standard streams");
-  const auto path = std::filesystem::read_symlink("/proc/self/exe").parent_path() / "vkc-mpi";
-  if (!std::filesystem::exists(path)) throw Error("--mpi: no " + path.string() + " (vkc was built without MPI)");
   std::vector<std::string> rest = {"sort", args.input.string(), "-o", args.output.string(), "--order", args.order,
                                    "--algo", args.algorithm};
   if (!args.type.empty()) rest.insert(rest.end(), {"--type", args.type});
   if (args.verbose) rest.push_back("--verbose");
   if (args.json) rest.push_back("--json");
   if (common.force) rest.push_back("--force");
-  std::vector<char*> argv{const_cast<char*>(path.c_str())};
-  for (auto& arg : rest) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  std::fflush(nullptr);
-  ::execv(path.c_str(), argv.data());
-  throw Error(path.string() + ": " + std::strerror(errno));
+  exec_beside("vkc-mpi", rest, "--mpi: vkc was built without MPI");
 }
 
 void run_sort(const SortArgs& args, const Common& common) {
