@@ -218,13 +218,16 @@ struct Simulation::Impl {
     const auto chunk = static_cast<std::uint32_t>(std::clamp(1e11 / per_step, 1.0, 4096.0));
     for (std::uint32_t done = 0; done < count;) {
       const std::uint32_t now = std::min(chunk, count - done);
-      shard.ctx.run([&](Recorder& r) {
-        for (std::uint32_t k = 0; k < now; ++k) {
-          shard.record_kick_drift(r, dt);
-          shard.record_forces(r, config, n, 0.5f * dt);
-        }
-      });
+      shard.ctx.run([&](Recorder& r) { record_steps(r, dt, now); });
       done += now;
+    }
+  }
+
+  // `count` leapfrog steps of the one device, into `r`.
+  void record_steps(Recorder& r, float dt, std::uint32_t count) const {
+    for (std::uint32_t k = 0; k < count; ++k) {
+      shards.front().record_kick_drift(r, dt);
+      shards.front().record_forces(r, config, n, 0.5f * dt);
     }
   }
 
@@ -288,10 +291,7 @@ void Simulation::record_forces(Recorder& r, float half_dt) const {
 
 void Simulation::record_steps(Recorder& r, float dt, std::uint32_t count) const {
   check_one_device("record_steps");
-  for (std::uint32_t s = 0; s < count; ++s) {
-    impl_->shards.front().record_kick_drift(r, dt);
-    impl_->shards.front().record_forces(r, impl_->config, impl_->n, 0.5f * dt);
-  }
+  impl_->record_steps(r, dt, count);
 }
 
 void Simulation::check_one_device(const char* function) const {

@@ -80,14 +80,6 @@ KeyType key_type(const Args& a, const io::ArrayReader& reader) {
   return parse_key_type(std::string(io::dtype_name(reader.dtype())));
 }
 
-SortAlgorithm parse_algorithm(const std::string& name) {
-  for (SortAlgorithm a : {SortAlgorithm::automatic, SortAlgorithm::radix, SortAlgorithm::bitonic,
-                          SortAlgorithm::bitonic_transpose, SortAlgorithm::odd_even}) {
-    if (to_string(a) == name || (name == "auto" && a == SortAlgorithm::automatic)) return a;
-  }
-  throw Error("--algo " + name + ": not an algorithm");
-}
-
 // f(offset, bytes) over [0, bytes) in pieces of 64 MiB, on several threads at once: the page cache
 // and the disk take parallel reads and writes faster than one stream.
 template <class F>
