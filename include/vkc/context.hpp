@@ -75,6 +75,9 @@ struct DeviceInfo {
   std::uint32_t timestamp_valid_bits = 0;         ///< 0: the compute queue has no timestamps
   bool shader_int64 = false;
   bool shader_float64 = false;
+  /// 8- and 16-bit loads and stores in storage buffers (storageBuffer8BitAccess and
+  /// storageBuffer16BitAccess): radix sorts narrow keys in place rather than through 32-bit images.
+  bool narrow_storage = false;
 
   /// Where a device sits on the PCI bus, when its driver says (VK_EXT_pci_bus_info), and what the
   /// operating system tells of its link and NUMA node (Linux's sysfs). Devices that share a
@@ -194,6 +197,8 @@ struct DeviceRequirements {
   /// devices that offer it, VK_EXT_external_memory_host where offered). Static strings.
   std::vector<const char*> extensions;
   VkPhysicalDeviceFeatures features{};
+  /// pNext is null; chain it yourself.
+  VkPhysicalDeviceVulkan11Features vulkan11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
   /// pNext is null; chain it yourself.
   VkPhysicalDeviceVulkan12Features vulkan12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   /// pNext is null; chain it yourself (only where the device offers subgroup size control).

@@ -39,6 +39,18 @@
 #ifndef RADIX_STATE_ONLY
 #include "keys.glsl"
 
+#ifdef RADIX_NARROW_KEYS
+// Keys of KEY_BITS (8 or 16) bits, which the RADIX_NARROW_KEYS shaders load and store as such
+// (8- and 16-bit storage; the including shader declares KEY_BITS and EXPONENT): the ordered form
+// lies in the low KEY_BITS bits (KEY_WORDS is 1). The host records two passes for both widths: an
+// 8-bit key's second digit is zero, so that pass is skipped, or copies the first one's result
+// back to the caller's buffers (radix_prepare.glsl needs an even count of passes).
+uvec2 to_ordered_key(uvec2 raw) { return uvec2(to_ordered_narrow(raw.x, KEY_BITS, KEY_KIND, EXPONENT, DESCENDING), 0u); }
+
+uvec2 from_ordered_key(uvec2 ordered) {
+  return uvec2(from_ordered_narrow(ordered.x, KEY_BITS, KEY_KIND, EXPONENT, DESCENDING), 0u);
+}
+#else
 // A key's words in the order of keys.glsl (low word first); .y is 0 for 32-bit keys.
 uvec2 to_ordered_key(uvec2 raw) {
   if (KEY_WORDS == 1u) return uvec2(to_ordered32(raw.x, KEY_KIND, DESCENDING), 0u);
@@ -49,6 +61,7 @@ uvec2 from_ordered_key(uvec2 ordered) {
   if (KEY_WORDS == 1u) return uvec2(from_ordered32(ordered.x, KEY_KIND, DESCENDING), 0u);
   return from_ordered64(ordered, KEY_KIND, DESCENDING);
 }
+#endif
 
 // 64-bit integer keys move one word at a time through a digit pass: the word that holds the
 // pass's digit is ranked and staged alone, and the other word follows it like a value, so that a

@@ -82,7 +82,9 @@ VKC_CONST PAIR_ROLE_FROM_PAIRS = 2u;  // pairs to planar (the last pass)
 #define RADIX_SCATTER_AGGREGATES_ONLY 16 // for tests: every look-back walks to tile 0
 #define RADIX_SCATTER_PAIR_ROLE 17       // PAIR_ROLE_* (scatter_interleaved_pairs only)
 #define RADIX_SCATTER_BIT_RANGE 18        // digits cut to the push constants' range (radix.glsl)
-#define RADIX_SCATTER_CONSTANTS 19
+#define RADIX_SCATTER_KEY_BITS 19         // RADIX_NARROW_KEYS shaders: 8 or 16 (radix.glsl)
+#define RADIX_SCATTER_EXPONENT 20         // and a narrow float's exponent field (keys.glsl)
+#define RADIX_SCATTER_CONSTANTS 21
 
 #define RADIX_HISTOGRAM_ITEMS 1
 #define RADIX_HISTOGRAM_KEY_WORDS 2
@@ -96,14 +98,18 @@ VKC_CONST PAIR_ROLE_FROM_PAIRS = 2u;  // pairs to planar (the last pass)
 #define RADIX_HISTOGRAM_INTERLEAVED_PASSES 10 // split keys, or 32-bit pairs, stay interleaved
 #define RADIX_HISTOGRAM_PAIRED_FROM 11        // 32-bit pairs: the least count kept interleaved
 #define RADIX_HISTOGRAM_BIT_RANGE 12
-#define RADIX_HISTOGRAM_CONSTANTS 13
+#define RADIX_HISTOGRAM_KEY_BITS 13
+#define RADIX_HISTOGRAM_EXPONENT 14
+#define RADIX_HISTOGRAM_CONSTANTS 15
 
 #define RADIX_UPSWEEP_ITEMS 1  // the scatter's tile is WG * ITEMS keys
 #define RADIX_UPSWEEP_KEY_WORDS 2
 #define RADIX_UPSWEEP_KEY_KIND 3
 #define RADIX_UPSWEEP_DESCENDING 4
 #define RADIX_UPSWEEP_BIT_RANGE 5
-#define RADIX_UPSWEEP_CONSTANTS 6
+#define RADIX_UPSWEEP_KEY_BITS 6
+#define RADIX_UPSWEEP_EXPONENT 7
+#define RADIX_UPSWEEP_CONSTANTS 8
 
 #define RADIX_SCAN_TILES_ITEMS 1  // counts per invocation per round
 #define RADIX_SCAN_TILES_MAX_SUBGROUPS 2

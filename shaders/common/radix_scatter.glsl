@@ -42,6 +42,10 @@ layout(constant_id = RADIX_SCATTER_PACKED_RANKS) const bool PACKED_RANKS = false
 layout(constant_id = RADIX_SCATTER_TICKETS) const bool TICKETS = true;             // see take_ticket
 layout(constant_id = RADIX_SCATTER_AGGREGATES_ONLY) const bool AGGREGATES_ONLY = false;  // see resolve_digit
 layout(constant_id = RADIX_SCATTER_BIT_RANGE) const bool BIT_RANGE = false;  // see digit_of (radix.glsl)
+#ifdef RADIX_NARROW_KEYS
+layout(constant_id = RADIX_SCATTER_KEY_BITS) const uint KEY_BITS = 16;  // 8 or 16
+layout(constant_id = RADIX_SCATTER_EXPONENT) const uint EXPONENT = 0;   // to_ordered_narrow's
+#endif
 
 const uint WG = gl_WorkGroupSize.x;
 const uint TILE = WG * ITEMS;
@@ -58,6 +62,18 @@ layout(std430, binding = 2) buffer KeysB { uint keys_b[]; };
 layout(std430, binding = 3) buffer ValuesA { uint values_a[]; };
 layout(std430, binding = 4) buffer ValuesB { uint values_b[]; };
 layout(std430, binding = 5) buffer State { uint state[]; };
+#ifdef RADIX_NARROW_KEYS
+// The same key buffers, KEY_BITS at a time: narrow keys are loaded and stored as they are kept.
+layout(std430, binding = 1) buffer Keys16A { uint16_t keys16_a[]; };
+layout(std430, binding = 2) buffer Keys16B { uint16_t keys16_b[]; };
+layout(std430, binding = 1) buffer Keys8A { uint8_t keys8_a[]; };
+layout(std430, binding = 2) buffer Keys8B { uint8_t keys8_b[]; };
+uint narrow_key_a(uint i) { return KEY_BITS == 16u ? uint(keys16_a[i]) : uint(keys8_a[i]); }
+uint narrow_key_b(uint i) { return KEY_BITS == 16u ? uint(keys16_b[i]) : uint(keys8_b[i]); }
+#define STORED_KEY(from_b, i) ((from_b) ? narrow_key_b(i) : narrow_key_a(i))
+#else
+#define STORED_KEY(from_b, i) ((from_b) ? keys_b[i] : keys_a[i])
+#endif
 #ifdef RADIX_PAIRED_WRITES
 // The same key buffers, a 64-bit key at a time (the host binds them at an 8-byte offset).
 layout(std430, binding = 1) buffer KeyPairsA { uvec2 key_pairs_a[]; };
@@ -167,6 +183,14 @@ void load_keys(bool from_b, uint first, uint stride, uint last, out uvec2 raw[IT
     return;
   }
 #endif
+#ifdef RADIX_NARROW_KEYS
+  if (from_b) {
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) raw[k] = uvec2(narrow_key_b(min(first + k * stride, last)), 0u);
+  } else {
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) raw[k] = uvec2(narrow_key_a(min(first + k * stride, last)), 0u);
+  }
+  return;
+#endif
   if (from_b) {
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
       const uint i = min(first + k * stride, last);
@@ -215,6 +239,20 @@ void store_key_pair(bool to_b, uint i, uint ordered, uint other) {
 #endif
 
 void store_key(bool to_b, uint i, uvec2 k) {
+#ifdef RADIX_NARROW_KEYS
+  if (KEY_BITS == 16u) {
+    if (to_b) {
+      keys16_b[i] = uint16_t(k.x);
+    } else {
+      keys16_a[i] = uint16_t(k.x);
+    }
+  } else if (to_b) {
+    keys8_b[i] = uint8_t(k.x);
+  } else {
+    keys8_a[i] = uint8_t(k.x);
+  }
+  return;
+#endif
   if (to_b) {
     keys_b[i] = k.x;
   } else {
@@ -270,7 +308,7 @@ void copy_tile(bool from_b, bool read_planar, bool write_planar, uint n) {
         store_key_word(!from_b, write_planar, i, w, from_b ? keys_b[from] : keys_a[from]);
       }
     } else {
-      store_key(!from_b, i, uvec2(from_b ? keys_b[i] : keys_a[i], 0u));
+      store_key(!from_b, i, uvec2(STORED_KEY(from_b, i), 0u));
     }
     if (VALUE_WORDS != 0u) {
       const uint from = i * VALUE_WORDS;
@@ -306,11 +344,19 @@ void load_full_tile_keys(bool from_b, bool read_planar, uint tile_base, uint run
   const uint first = tile_base + run;
   const uint word = digit_word(pc.pass);
   uint raw[ITEMS];
+#ifdef RADIX_NARROW_KEYS
+  if (from_b) {
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) raw[k] = narrow_key_b(first + k * gl_SubgroupSize);
+  } else {
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) raw[k] = narrow_key_a(first + k * gl_SubgroupSize);
+  }
+#else
   if (from_b) {
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) raw[k] = keys_b[SPLIT_KEY ? key_word_index(first + k * gl_SubgroupSize, word, read_planar, n) : first + k * gl_SubgroupSize];
   } else {
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) raw[k] = keys_a[SPLIT_KEY ? key_word_index(first + k * gl_SubgroupSize, word, read_planar, n) : first + k * gl_SubgroupSize];
   }
+#endif
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) key[k] = SPLIT_KEY ? uvec2(ordered_key_word(raw[k], word)) : to_ordered_key(uvec2(raw[k], 0u));
 }
 #endif

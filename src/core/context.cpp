@@ -165,7 +165,8 @@ VkDevice create_device(VkInstance instance, VkPhysicalDevice physical, const Dev
   DeviceRequirements wanted = device_requirements(instance, physical);
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &wanted.vulkan12};
   features.features = wanted.features;
-  if (info.subgroup_size_control) wanted.vulkan12.pNext = &wanted.subgroup_size_control;
+  wanted.vulkan12.pNext = &wanted.vulkan11;
+  if (info.subgroup_size_control) wanted.vulkan11.pNext = &wanted.subgroup_size_control;
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable_info{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR, features.pNext};
   if (statistics) {
@@ -255,8 +256,9 @@ DeviceRequirements device_requirements(VkInstance instance, VkPhysicalDevice phy
 
   // What the device offers, kept only for the features vkc's shaders may use.
   VkPhysicalDeviceSubgroupSizeControlFeatures size_control{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
-  VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+  VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
                                        info.subgroup_size_control ? &size_control : nullptr};
+  VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &v11};
   VkPhysicalDeviceFeatures2 offered{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v12};
   vkGetPhysicalDeviceFeatures2(physical, &offered);
   r.features.shaderInt64 = offered.features.shaderInt64;
@@ -264,6 +266,7 @@ DeviceRequirements device_requirements(VkInstance instance, VkPhysicalDevice phy
   r.vulkan12.vulkanMemoryModel = v12.vulkanMemoryModel;
   r.vulkan12.vulkanMemoryModelDeviceScope = v12.vulkanMemoryModelDeviceScope;
   r.vulkan12.shaderSubgroupExtendedTypes = v12.shaderSubgroupExtendedTypes;
+  r.vulkan11.storageBuffer16BitAccess = v11.storageBuffer16BitAccess;
   r.vulkan12.storageBuffer8BitAccess = v12.storageBuffer8BitAccess;
   r.vulkan12.shaderInt8 = v12.shaderInt8;
   r.vulkan12.hostQueryReset = v12.hostQueryReset;

@@ -171,7 +171,8 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, std::uint32_t index) {
 
   VkPhysicalDeviceSubgroupSizeControlFeatures size_features{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
-  VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+  VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &v11};
   if (props.properties.apiVersion >= VK_API_VERSION_1_2) size_features.pNext = &v12;
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &size_features};
   vkGetPhysicalDeviceFeatures2(physical, &features);
@@ -207,6 +208,7 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, std::uint32_t index) {
   info.timestamp_valid_bits = timestamp_bits(physical);
   info.shader_int64 = features.features.shaderInt64;
   info.shader_float64 = features.features.shaderFloat64;
+  info.narrow_storage = v11.storageBuffer16BitAccess && v12.storageBuffer8BitAccess;
   info.vulkan_memory_model_device_scope = v12.vulkanMemoryModel && v12.vulkanMemoryModelDeviceScope;
 
   if (pci_bus_info) {

@@ -85,7 +85,10 @@ const Algorithm& choose(const DeviceInfo& device, const SortDesc& desc) {
   }
   const Algorithm* algorithm = lookup(id);
   if (!algorithm) throw Error("sort algorithm '" + std::string(to_string(id)) + "' is not available in this build");
-  return is_narrow(desc.key_type) ? for_narrow_keys(*algorithm) : *algorithm;
+  // Radix sorts narrow keys as they are kept where the device loads and stores 8 and 16 bits;
+  // elsewhere, and for the other algorithms, through 32-bit images (narrow_keys.cpp).
+  const bool in_place = id == SortAlgorithm::radix && device.narrow_storage;
+  return is_narrow(desc.key_type) && !in_place ? for_narrow_keys(*algorithm) : *algorithm;
 }
 
 }  // namespace vkc::sorting

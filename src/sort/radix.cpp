@@ -48,8 +48,9 @@ using layout::RADIX;
 constexpr std::uint64_t kAlign = 256;  // every storage-buffer offset alignment
 constexpr std::uint64_t align_up(std::uint64_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
 
-// 32-bit words of a key and of a value (0 without values), as the kernels count them.
-std::uint32_t words_of(KeyType key) { return static_cast<std::uint32_t>(key_bytes(key) / 4); }
+// 32-bit words of a key and of a value (0 without values), as the kernels count them: a narrow
+// (8- or 16-bit) key is ranked as one word and kept in its own bytes (RADIX_NARROW_KEYS shaders).
+std::uint32_t words_of(KeyType key) { return std::max<std::uint32_t>(1, static_cast<std::uint32_t>(key_bytes(key) / 4)); }
 std::uint32_t words_of(ValueType value) { return static_cast<std::uint32_t>(value_bytes(value) / 4); }
 
 // Doubles are sorted as the unsigned integers of their ordered form (the histogram makes it,
@@ -67,11 +68,10 @@ struct StorageLayout {
 
 // Look-back: two tables of tiles x 256 words, running passes alternating (the histogram zeroes the
 // first and each pass the next one). Reduce-then-scan: one tile table, pass 0's included.
-StorageLayout storage_layout(const RadixPolicy& policy, std::uint32_t key_words, std::uint32_t value_words,
-                             std::uint64_t count) {
+StorageLayout storage_layout(const RadixPolicy& policy, KeyType key, std::uint32_t value_words, std::uint64_t count) {
   StorageLayout s;
   s.tiles = std::max<std::uint64_t>(1, groups_for(count, policy.tile.keys()));
-  s.keys_bytes = std::max<std::uint64_t>(4, count * key_words * 4);
+  s.keys_bytes = std::max<std::uint64_t>(4, groups_for(count * key_bytes(key), 4) * 4);
   s.values_bytes = std::max<std::uint64_t>(4, count * value_words * 4);
   const std::uint64_t table_words = (policy.lookback ? 2 : 1) * s.tiles * RADIX;
   if (layout::STATE_TILES + table_words > UINT32_MAX) {
@@ -101,7 +101,7 @@ std::vector<std::uint64_t> class_tops(const SortDesc& desc) {
 std::uint64_t layout_bytes(const DeviceInfo& device, const SortDesc& desc, std::uint64_t count,
                            const RadixPolicyEdit& edit) {
   const RadixPolicy p = radix_policy(device, desc, count, edit);
-  return storage_layout(p, words_of(desc.key_type), words_of(desc.value_type), count).total;
+  return storage_layout(p, desc.key_type, words_of(desc.value_type), count).total;
 }
 
 // Temporary bytes for every count up to desc.max_count: record_sort plans for the count it is
@@ -119,12 +119,11 @@ std::uint64_t temporary_bytes_up_to(const DeviceInfo& device, const SortDesc& de
 // storage_layout's total bounded by a line over one class (tile, tables): tiles <= n / tile + 1,
 // and each of the (up to) three aligned pieces at most 255 bytes past its size, keys and values
 // at least 4 bytes.
-TemporaryBound class_bound(const RadixPolicy& p, std::uint32_t key_words, std::uint32_t value_words,
-                           std::uint64_t top) {
+TemporaryBound class_bound(const RadixPolicy& p, KeyType key, std::uint32_t value_words, std::uint64_t top) {
   const std::uint64_t table_bytes = (p.lookback ? 2 : 1) * RADIX * 4;
   const std::uint64_t tile = p.tile.keys();
-  const std::uint64_t piece_slack = (kAlign - 1) + 4;
-  return {top, table_bytes + std::uint64_t{key_words + value_words} * 4 * tile, tile,
+  const std::uint64_t piece_slack = (kAlign - 1) + 4 + 3;  // narrow keys round up to whole words
+  return {top, table_bytes + (key_bytes(key) + std::uint64_t{value_words} * 4) * tile, tile,
           layout::STATE_TILES * 4 + (kAlign - 1) + table_bytes + piece_slack * (value_words ? 2 : 1)};
 }
 
@@ -136,10 +135,11 @@ class RadixPlan final : public SortPlan {
         policy_(radix_policy(device, desc, desc.max_count, edit)),
         key_words_(words_of(desc.key_type)),
         value_words_(words_of(desc.value_type)),
-        passes_(4 * key_words_),
+        narrow_(is_narrow(desc.key_type)),
+        passes_(narrow_ ? 2 : 4 * key_words_),  // see RADIX_NARROW_KEYS in radix.glsl
         range_(range_words(desc.key_type, desc.options)),  // push constants range_low, range_high (radix.glsl)
         max_subgroups_(radix_max_subgroups(device, policy_.tile.workgroup)),
-        storage_(storage_layout(policy_, key_words_, value_words_, desc.max_count)),
+        storage_(storage_layout(policy_, desc.key_type, value_words_, desc.max_count)),
         temporary_bytes_(temporary_bytes_up_to(device, desc, storage_.total, edit)) {}
 
   std::uint64_t temporary_bytes() const override { return temporary_bytes_; }
@@ -189,6 +189,7 @@ class RadixPlan final : public SortPlan {
   }
 
   WholeStores whole_stores(const Bindings& b, std::uint64_t max_count) const {
+    if (narrow_) return {};
     const bool keys_aligned = b.keys_a.offset % 8 == 0 && b.keys_b.offset % 8 == 0;
     if (key_words_ == 2) return {keys_aligned && policy_.wide_keys == WideKeyLayout::interleaved, 0};
     const bool values_aligned = b.values_a.offset % 8 == 0 && b.values_b.offset % 8 == 0;
@@ -213,7 +214,7 @@ class RadixPlan final : public SortPlan {
     const std::uint32_t items = tile_table ? policy_.tile.items : h.items;
     // 16-byte loads need the keys at a 16-byte offset, whole vectors per invocation, and chunks
     // of keys that are not the tiles nor doubles (which the histogram writes back).
-    const bool vectors = h.vector_loads && !tile_table && !doubles && b.keys_a.offset % 16 == 0 &&
+    const bool vectors = h.vector_loads && !narrow_ && !tile_table && !doubles && b.keys_a.offset % 16 == 0 &&
                          items % (4 / key_words_) == 0;
     std::vector<std::uint32_t> c(RADIX_HISTOGRAM_CONSTANTS);
     c[RADIX_SC_WORKGROUP] = wg;
@@ -229,7 +230,8 @@ class RadixPlan final : public SortPlan {
     c[RADIX_HISTOGRAM_INTERLEAVED_PASSES] = whole.interleaved;
     c[RADIX_HISTOGRAM_PAIRED_FROM] = static_cast<std::uint32_t>(whole.paired_from);
     c[RADIX_HISTOGRAM_BIT_RANGE] = range_.cuts();
-    const Pipeline& pipe = pipeline(ctx, {.shader = shaders::sort_radix_histogram,
+    set_narrow_constants(job, c, RADIX_HISTOGRAM_KEY_BITS, RADIX_HISTOGRAM_EXPONENT);
+    const Pipeline& pipe = pipeline(ctx, {.shader = narrow_ ? shaders::sort_radix_histogram_narrow : shaders::sort_radix_histogram,
                                           .specialization = std::move(c),
                                           .bindings = 3,
                                           .push_bytes = sizeof(layout::HistogramPush)});
@@ -271,7 +273,9 @@ class RadixPlan final : public SortPlan {
     }
     const Binding bindings[] = {b.count, b.keys_a, b.keys_b, b.values_a, b.values_b, b.state};
     const bool wide_whole = whole.interleaved && key_words_ == 2;
-    const shaders::Shader& shader = wide_whole                  ? shaders::sort_radix_scatter_paired
+    const shaders::Shader& shader = wide_whole ? shaders::sort_radix_scatter_paired
+                                    : narrow_  ? (policy_.full_tile_scatter ? shaders::sort_radix_scatter_full_tiles_narrow
+                                                                            : shaders::sort_radix_scatter_narrow)
                                     : policy_.full_tile_scatter ? shaders::sort_radix_scatter_full_tiles
                                                                 : shaders::sort_radix_scatter;
     std::vector<std::uint32_t> constants = scatter_constants(job, /*copying=*/true);
@@ -310,7 +314,19 @@ class RadixPlan final : public SortPlan {
     c[RADIX_SCATTER_TICKETS] = p.tickets;
     c[RADIX_SCATTER_AGGREGATES_ONLY] = p.aggregates_only;
     c[RADIX_SCATTER_BIT_RANGE] = range_.cuts();
+    set_narrow_constants(job, c, RADIX_SCATTER_KEY_BITS, RADIX_SCATTER_EXPONENT);
     return c;
+  }
+
+  // A narrow key's width and float exponent field, for the RADIX_NARROW_KEYS shaders (which alone
+  // declare those ids).
+  void set_narrow_constants(const Job& job, std::vector<std::uint32_t>& c, std::uint32_t bits_id,
+                            std::uint32_t exponent_id) const {
+    if (!narrow_) return;
+    with_key_type(job.key_type, [&](auto row) {
+      c[bits_id] = row.width;
+      c[exponent_id] = static_cast<std::uint32_t>(row.exponent);
+    });
   }
 
   const Pipeline& scatter_pipeline(detail::ComputeDevice& ctx, const shaders::Shader& shader,
@@ -330,7 +346,8 @@ class RadixPlan final : public SortPlan {
     c[RADIX_UPSWEEP_KEY_KIND] = key_kind(job.key_type);
     c[RADIX_UPSWEEP_DESCENDING] = job.descending();
     c[RADIX_UPSWEEP_BIT_RANGE] = range_.cuts();
-    const Pipeline& pipe = pipeline(ctx, {.shader = shaders::sort_radix_upsweep,
+    set_narrow_constants(job, c, RADIX_UPSWEEP_KEY_BITS, RADIX_UPSWEEP_EXPONENT);
+    const Pipeline& pipe = pipeline(ctx, {.shader = narrow_ ? shaders::sort_radix_upsweep_narrow : shaders::sort_radix_upsweep,
                                           .specialization = std::move(c),
                                           .bindings = 4,
                                           .push_bytes = sizeof(layout::PassPush)});
@@ -374,7 +391,9 @@ class RadixPlan final : public SortPlan {
 
   const DeviceInfo& device_;  // the context's, which outlives every plan
   RadixPolicy policy_;
-  std::uint32_t key_words_, value_words_, passes_;
+  std::uint32_t key_words_, value_words_;
+  bool narrow_;  // 8- or 16-bit keys, kept as such (the RADIX_NARROW_KEYS shaders)
+  std::uint32_t passes_;
   RangeWords range_;
   std::uint32_t max_subgroups_;
   StorageLayout storage_;
@@ -392,7 +411,7 @@ class RadixSort final : public Algorithm {
     std::vector<TemporaryBound> bounds;
     for (const std::uint64_t top : class_tops(desc)) {
       const RadixPolicy p = radix_policy(device, desc, top, {});
-      bounds.push_back(class_bound(p, words_of(desc.key_type), words_of(desc.value_type), top));
+      bounds.push_back(class_bound(p, desc.key_type, words_of(desc.value_type), top));
     }
     return bounds;
   }

@@ -193,7 +193,8 @@ RadixPolicy radix_policy(const DeviceInfo& device, const SortDesc& desc, std::ui
       throw Error(std::string("radix sort needs subgroup ") + op + " operations, which '" + device.name + "' lacks");
     }
   }
-  const auto key_words = static_cast<std::uint32_t>(key_bytes(desc.key_type) / 4);
+  // Narrow keys are ranked as one word each: they take 32-bit keys' tiles.
+  const auto key_words = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(key_bytes(desc.key_type) / 4));
   const auto value_words = static_cast<std::uint32_t>(value_bytes(desc.value_type) / 4);
   const bool lookback = wants_lookback(device, desc.options.radix_scan, count);
   RadixPolicy p = default_policy(device, key_words, value_words, lookback, count);

@@ -178,7 +178,8 @@ class Engine {
   // The device with what vkc asks for, chained as the engine would chain its own features.
   void create_device() {
     vkc::DeviceRequirements needs = vkc::device_requirements(instance_, physical_, vkGetInstanceProcAddr);
-    if (needs.subgroup_size_control.subgroupSizeControl) needs.vulkan12.pNext = &needs.subgroup_size_control;
+    needs.vulkan12.pNext = &needs.vulkan11;
+    if (needs.subgroup_size_control.subgroupSizeControl) needs.vulkan11.pNext = &needs.subgroup_size_control;
     VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &needs.vulkan12};
     features.features = needs.features;
     const float priority = 1.0f;

@@ -9,8 +9,12 @@
 #include <random>
 #include <vector>
 
+#include "core/recorder.hpp"
+#include "sort/planner.hpp"
+#include "sort/record.hpp"
 #include "sort/recorded_sort.hpp"
 #include "sort/reference.hpp"
+#include "sort/workspace.hpp"
 #include "support/gpu_test.hpp"
 #include "vkc/sort.hpp"
 
@@ -141,6 +145,59 @@ TEST_F(NarrowKeys, RecordedSortsKeepTheBytesPastTheLastKey) {
       keeps_the_bytes_past_the_last_key<std::uint8_t>(ctx(), a, n);
       keeps_the_bytes_past_the_last_key<Float16>(ctx(), a, n);
     }
+  }
+}
+
+// Radix sorts narrow keys as they are kept where the device has 8- and 16-bit storage (lavapipe
+// has), and through 32-bit images where it has not: both routes, planned for each kind of device
+// and recorded here, sort (key, index) pairs into the stable permutation.
+template <class T>
+void sorts_pairs_planned_for(Context& ctx, bool narrow_storage, std::size_t n) {
+  DeviceInfo device = ctx.info();
+  device.narrow_storage = narrow_storage;
+  auto rng = rng_for_current_test();
+  const std::vector<T> input = make_keys<T>(n, Dist::uniform, rng);
+  for (SortOrder order : {SortOrder::ascending, SortOrder::descending}) {
+    const SortDesc desc{key_type_of<T>(), ValueType::u32, n, {.algorithm = SortAlgorithm::radix, .order = order}};
+    const sorting::PlannedSort planned = sorting::plan_sort(device, desc);
+    Buffer keys = ctx.create_buffer((n * sizeof(T) + 3) / 4 * 4);
+    Buffer values = ctx.create_buffer(n * 4);
+    Buffer temporary = ctx.create_buffer(planned.temporary_bytes());
+    std::vector<std::uint32_t> index(n);
+    std::iota(index.begin(), index.end(), 0u);
+    ctx.upload(keys, input.data(), n * sizeof(T));
+    ctx.upload(values, index.data(), n * 4);
+    ctx.run([&](Recorder& r) {
+      sorting::record_planned(sorting::sort_device(ctx), r, planned,
+                              SortBuffers{{keys.handle()}, {values.handle()}, {temporary.handle()}});
+      record_barrier_before_download(r.commands());
+    });
+    ctx.download(values, index.data(), n * 4);
+    EXPECT_EQ(index, reference_argsort(input, order)) << (narrow_storage ? "as kept" : "as images") << " " << n;
+  }
+}
+
+TEST_F(NarrowKeys, RadixSortsAsKeptOrAsImagesByTheDevicesStorage) {
+  for (std::size_t n : {1, 777, 20011}) {
+    for (bool narrow_storage : {true, false}) {
+      sorts_pairs_planned_for<std::uint8_t>(ctx(), narrow_storage, n);
+      sorts_pairs_planned_for<std::int16_t>(ctx(), narrow_storage, n);
+      sorts_pairs_planned_for<Float16>(ctx(), narrow_storage, n);
+    }
+  }
+}
+
+// Kept as they are, narrow keys need no images: the plan's temporary storage shrinks by more
+// than the 4 bytes of an image per key.
+TEST_F(NarrowKeys, RadixAsKeptNeedsNoImages) {
+  ASSERT_TRUE(ctx().info().narrow_storage) << "lavapipe offers 8- and 16-bit storage";
+  DeviceInfo without = ctx().info();
+  without.narrow_storage = false;
+  for (KeyType type : {KeyType::u8, KeyType::i16, KeyType::bf16}) {
+    const SortDesc desc{type, ValueType::none, 1 << 20, {.algorithm = SortAlgorithm::radix}};
+    const std::uint64_t as_kept = sorting::plan_sort(ctx().info(), desc).temporary_bytes();
+    const std::uint64_t as_images = sorting::plan_sort(without, desc).temporary_bytes();
+    EXPECT_GE(as_images, as_kept + 4 * desc.max_count) << to_string(type);
   }
 }
 
