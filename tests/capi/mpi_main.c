@@ -1,5 +1,5 @@
-/* capi_mpi_test: libvkcompute_mpi.so (vkc_mpi.h) under mpirun, every rank running every case (they
- * are collective). Every rank makes the same whole array, sorts its slice with the others, and
+/* capi_mpi_test [case...]: libvkcompute_mpi.so (vkc_mpi.h) under mpirun, every rank running the
+ * named cases (all without arguments; they are collective). Every rank makes the same whole array, sorts its slice with the others, and
  * checks the gathered result against reference.c's sort of the whole. Exit status 0 only when
  * every check on this rank passed (mpirun fails when any rank does). */
 #include <mpi.h>
@@ -224,6 +224,13 @@ static void case_slices_and_devices(void) {
   CHECK(vkc_mpi_abi_version() == VKC_MPI_ABI_VERSION);
 }
 
+static int named(const char* name, int argc, char** argv) {
+  for (int a = 1; a < argc; ++a) {
+    if (strcmp(argv[a], name) == 0) return 1;
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -247,6 +254,7 @@ int main(int argc, char** argv) {
                {"RanksThatDisagree", case_ranks_that_disagree},
                {"SlicesAndDevices", case_slices_and_devices}};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+    if (argc > 1 && !named(cases[c].name, argc, argv)) continue;
     const int before = failures;
     cases[c].run();
     expect_no_validation_messages(context);
