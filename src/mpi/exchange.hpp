@@ -1,6 +1,6 @@
 // The distributed sort's steps before the local sort (sort.cpp), for the C ABI, which sorts the
-// gathered range through libvkcompute.so's context, and the exchange's message size, for tests
-// that lower it.
+// gathered range through libvkcompute.so's context; the exchange's message size, for tests that
+// lower it; a rank and the communicator's size.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +8,18 @@
 #include "vkc/mpi.hpp"
 
 namespace vkc::mpi::detail {
+
+inline int rank_of(MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  return rank;
+}
+
+inline int size_of(MPI_Comm comm) {
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  return size;
+}
 
 /// The most elements one message of the exchange carries between two ranks: larger transfers take
 /// several rounds (MPI counts are ints). Tests lower it to exercise the rounds.

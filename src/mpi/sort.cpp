@@ -27,6 +27,8 @@
 
 namespace vkc::mpi {
 
+using detail::rank_of;
+using detail::size_of;
 using sorting::on_threads;
 using sorting::with_width;
 
@@ -36,18 +38,6 @@ namespace {
 
 constexpr std::uint64_t kSamplesPerRank = 256;
 constexpr std::uint64_t kChunkElements = 1u << 16;  // the least a partitioning thread takes
-
-int rank_of(MPI_Comm comm) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  return rank;
-}
-
-int size_of(MPI_Comm comm) {
-  int size = 1;
-  MPI_Comm_size(comm, &size);
-  return size;
-}
 
 double ms_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -28,17 +28,8 @@ struct vkc_mpi_slice {
 namespace vkc::capi {
 namespace {
 
-int rank_of(MPI_Comm comm) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  return rank;
-}
-
-int size_of(MPI_Comm comm) {
-  int size = 1;
-  MPI_Comm_size(comm, &size);
-  return size;
-}
+using mpi::detail::rank_of;
+using mpi::detail::size_of;
 
 // The C handle of a Fortran one; fails on this rank alone, as there is no communicator to agree on.
 MPI_Comm communicator(vkc_mpi_fint handle) {
