@@ -110,6 +110,22 @@ typedef struct vkc_device_info {
 VKC_API vkc_status vkc_device_count(uint32_t* count);
 /* Fills `info` (of `info_size` bytes: pass sizeof(vkc_device_info)) for device `index`. */
 VKC_API vkc_status vkc_device_get_info(uint32_t index, vkc_device_info* info, size_t info_size);
+/* Where a device sits on the PCI bus (VK_EXT_pci_bus_info) and what the operating system tells
+ * of its link and NUMA node (Linux's sysfs): devices that share a PCIe switch or a host's memory
+ * show it here. Each fact has its "unknown" value. */
+typedef struct vkc_device_pci {
+  uint32_t known;           /* 1: the driver gave the address; 0: every field below is unknown */
+  uint32_t domain, bus, device, function;
+  char address[32];         /* "0000:1b:00.0"; "" when unknown */
+  int32_t numa_node;        /* -1: unknown (or a host of one node) */
+  char link_speed[64];      /* the current link, "32.0 GT/s PCIe"; "": unknown */
+  uint32_t link_width;      /* lanes of the current link; 0: unknown */
+  char max_link_speed[64];  /* the device's fastest link; "": unknown */
+  uint32_t max_link_width;  /* 0: unknown */
+} vkc_device_pci;
+
+/* Fills `pci` (of `pci_size` bytes: pass sizeof(vkc_device_pci)) for device `index`. */
+VKC_API vkc_status vkc_device_get_pci(uint32_t index, vkc_device_pci* pci, size_t pci_size);
 /* The device that a context created with device `wanted` would use: an index ("1"), else a
  * case-insensitive substring of its name; NULL or "" means the VKC_DEVICE environment variable,
  * else the first discrete GPU, integrated GPU, virtual GPU, other device, CPU device. */
@@ -238,6 +254,11 @@ VKC_API vkc_status vkc_sort_options_set_progress(vkc_sort_options* options, vkc_
  * only over the 8-bit digits the range touches: a narrower range is a faster sort. begin_bit >
  * end_bit is VKC_ERROR_INVALID_ARGUMENT here. */
 VKC_API vkc_status vkc_sort_options_set_bits(vkc_sort_options* options, uint32_t begin_bit, uint32_t end_bit);
+
+/* What `options` hold (NULL: the defaults), for code that builds on a caller's options
+ * (libvkcompute_mpi.so partitions keys by their order and bit range). */
+VKC_API vkc_status vkc_sort_options_get_order(const vkc_sort_options* options, vkc_sort_order* order);
+VKC_API vkc_status vkc_sort_options_get_bits(const vkc_sort_options* options, uint32_t* begin_bit, uint32_t* end_bit);
 
 /* Sorts `keys` in place. */
 VKC_API vkc_status vkc_sort(vkc_context* context, vkc_key_type type, void* keys, uint64_t count,

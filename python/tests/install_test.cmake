@@ -25,4 +25,20 @@ assert os.path.isfile(vkcompute.library_path); print('installed:', vkcompute.__f
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "the installed package did not import its installed library")
 endif()
+# Where MPI was found: libvkcompute_mpi.so.1 and vkc_mpi.h installed beside libvkcompute's, and the
+# installed vkcompute.mpi loads that library.
+if(EXISTS ${BUILD_DIR}/python/vkcompute/libvkcompute_mpi.so.1)
+  execute_process(
+    COMMAND ${CMAKE_COMMAND} -E env --unset=PYTHONPATH --unset=VKCOMPUTE_LIBRARY ${PYTHON} -c
+      "import os, sys; sys.path.insert(0, sys.argv[1]); import vkcompute, vkcompute.mpi as m; lib = m._library(); \
+beside = os.path.join(os.path.dirname(vkcompute.library_path), 'libvkcompute_mpi.so.1'); \
+assert lib._name == beside and os.path.isfile(beside), lib._name; \
+assert os.path.isfile(os.path.join(sys.argv[2], 'include', 'vkc', 'vkc_mpi.h')); print('installed:', lib._name)"
+      ${site} ${PREFIX}
+    WORKING_DIRECTORY ${PREFIX}
+    RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "the installed vkcompute.mpi did not load the installed libvkcompute_mpi.so.1")
+  endif()
+endif()
 file(REMOVE_RECURSE ${PREFIX})

@@ -1,7 +1,12 @@
 """Devices, contexts and the library's errors."""
 
+import dataclasses
+import json
 import os
+import shutil
+import subprocess
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -91,3 +96,38 @@ def test_errors_pickle_with_their_status():
     e = pickle.loads(pickle.dumps(vkcompute.Error("vkc_x: out of memory", vkcompute.Status.OUT_OF_MEMORY)))
     assert isinstance(e, vkcompute.Error) and e.status == vkcompute.Status.OUT_OF_MEMORY
     assert str(e) == e.message == "vkc_x: out of memory"
+
+
+def vkc_program():
+    """The vkc tool of this build (beside build/python), else the one on PATH."""
+    beside = Path(vkcompute.__file__).resolve().parents[2] / "vkc"
+    found = str(beside) if beside.is_file() else shutil.which("vkc")
+    if not found:
+        pytest.skip("no vkc program to compare with")
+    return found
+
+
+def test_every_device_has_its_pci_facts_or_none():
+    for d in vkcompute.devices():
+        if d.pci is None:
+            continue
+        assert isinstance(d.pci, vkcompute.PciInfo) and isinstance(d.pci.address, str) and d.pci.address
+        for name in ("numa_node", "link_width", "max_link_width"):
+            value = getattr(d.pci, name)
+            assert value is None or (isinstance(value, int) and value >= 0), (name, value)
+        for name in ("link_speed", "max_link_speed"):
+            value = getattr(d.pci, name)
+            assert value is None or (isinstance(value, str) and value), (name, value)
+    assert vkcompute.default_context().device.pci == vkcompute.devices()[vkcompute.choose_device()].pci
+
+
+def test_pci_facts_agree_with_vkc_info_json():
+    listed = json.loads(subprocess.run([vkc_program(), "info", "--json"], check=True, capture_output=True,
+                                       text=True, timeout=120).stdout)
+    devices = vkcompute.devices()
+    assert [d["index"] for d in listed] == [d.index for d in devices]
+    for entry, d in zip(listed, devices):
+        expected = entry["pci"]
+        assert (d.pci is None) == (expected is None), (entry["name"], d.pci, expected)
+        if expected is not None:
+            assert dataclasses.asdict(d.pci) == expected

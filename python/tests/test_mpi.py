@@ -1,6 +1,7 @@
-"""vkcompute.mpi with mpi4py: run alone (one rank) in the Python suite, and under mpirun with
-several ranks by CTest (mpi/python_*). Every rank draws the same whole array, sorts its slice with
-the others, and checks the gathered result against NumPy's stable sort under the contract."""
+"""vkcompute.mpi with mpi4py (through libvkcompute_mpi.so): run alone (one rank) in the Python
+suite, and under mpirun with several ranks by CTest (mpi/python_*). Every rank draws the same whole
+array, sorts its slice with the others, and checks the gathered result against NumPy's stable sort
+under the contract; bad input on one rank raises on every rank."""
 
 import numpy as np
 import pytest
@@ -56,3 +57,35 @@ def test_bad_input():
         vkcompute.mpi.sort(COMM, np.zeros((2, 2), dtype=np.float32))
     with pytest.raises(TypeError):
         vkcompute.mpi.sort(COMM, np.array(["a"]))
+
+
+def test_bad_input_on_one_rank_raises_on_every_rank():
+    last = COMM.Get_size() - 1
+    mine = COMM.Get_rank() == last
+    with pytest.raises(TypeError, match=f"rank {last}: .*complex64"):
+        vkcompute.mpi.sort(COMM, np.zeros(3, dtype=np.complex64 if mine else np.float32))
+    with pytest.raises(ValueError, match=f"rank {last}: values have shape"):
+        vkcompute.mpi.sort_pairs(COMM, np.zeros(3, dtype=np.uint32), np.zeros(2 if mine else 3, dtype=np.uint32))
+    np.testing.assert_array_equal(gathered(vkcompute.mpi.sort(COMM, my_slice(np.array([2, 1, 0])))), [0, 1, 2])
+
+
+@pytest.mark.skipif(COMM.Get_size() < 2, reason="needs ranks that disagree")
+def test_ranks_that_disagree_raise_the_library_error_on_every_rank():
+    with pytest.raises(vkcompute.Error, match="the ranks disagree on the order"):
+        vkcompute.mpi.sort(COMM, np.arange(5, dtype=np.uint32), descending=COMM.Get_rank() == 0)
+    with pytest.raises(vkcompute.Error, match="disagree on the key type"):
+        vkcompute.mpi.sort(COMM, np.arange(5, dtype=np.uint32 if COMM.Get_rank() else np.int32))
+
+
+def test_a_missing_library_is_an_import_error_naming_it(monkeypatch, tmp_path):
+    mpi = vkcompute.mpi
+    monkeypatch.setattr(mpi, "_lib", None)
+    monkeypatch.setattr(mpi._capi, "library_path", str(tmp_path / "libvkcompute.so.1"))
+    monkeypatch.setattr(mpi.ctypes.util, "find_library", lambda name: None)
+    with pytest.raises(ImportError, match="libvkcompute_mpi.so.1"):
+        vkcompute.mpi.sort(COMM, np.arange(3, dtype=np.uint32))
+
+
+def test_comm_must_be_a_communicator():
+    with pytest.raises(TypeError, match="mpi4py communicator"):
+        vkcompute.mpi.sort(object(), np.arange(3, dtype=np.uint32))

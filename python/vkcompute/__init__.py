@@ -18,7 +18,7 @@ the system's library search path.
 """
 
 from ._capi import ABI_VERSION, Error, Status, library_path, version
-from ._context import Context, DeviceInfo, choose_device, default_context, devices
+from ._context import Context, DeviceInfo, PciInfo, choose_device, default_context, devices
 from ._segments import segmented_argsort, segmented_sort
 from ._sort import argsort, sort, sort_pairs
 from . import nbody
@@ -33,6 +33,7 @@ __all__ = [
     "segmented_argsort",
     "Context",
     "DeviceInfo",
+    "PciInfo",
     "devices",
     "choose_device",
     "default_context",

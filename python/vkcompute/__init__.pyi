@@ -66,6 +66,17 @@ class Error(RuntimeError):
     def message(self) -> str: ...
 
 @dataclasses.dataclass(frozen=True)
+class PciInfo:
+    """Where a device sits on the PCI bus and what the system tells of its link and NUMA node, as
+    `vkc info --json` reports them; each fact None where unknown."""
+    address: str
+    numa_node: Optional[int]
+    link_speed: Optional[str]
+    link_width: Optional[int]
+    max_link_speed: Optional[str]
+    max_link_width: Optional[int]
+
+@dataclasses.dataclass(frozen=True)
 class DeviceInfo:
     """One Vulkan device, as vkc_device_info describes it."""
     index: int
@@ -82,6 +93,7 @@ class DeviceInfo:
     device_local_bytes: int
     max_storage_buffer_range: int
     max_allocation_bytes: int
+    pci: Optional[PciInfo] = ...
 
 class Context:
     """One Vulkan device, its queues, its compiled pipelines and the memory that sorts reuse.

@@ -125,6 +125,22 @@ class DeviceInfoStruct(Structure):
     ]
 
 
+class DevicePciStruct(Structure):
+    _fields_ = [
+        ("known", c_uint32),
+        ("domain", c_uint32),
+        ("bus", c_uint32),
+        ("device", c_uint32),
+        ("function", c_uint32),
+        ("address", c_char * 32),
+        ("numa_node", c_int32),
+        ("link_speed", c_char * 64),
+        ("link_width", c_uint32),
+        ("max_link_speed", c_char * 64),
+        ("max_link_width", c_uint32),
+    ]
+
+
 class NbodyDiagnosticsStruct(Structure):
     _fields_ = [
         ("mass", c_double),
@@ -166,6 +182,7 @@ _SIGNATURES = {
     # devices
     "vkc_device_count": (_status, [POINTER(c_uint32)]),
     "vkc_device_get_info": (_status, [c_uint32, POINTER(DeviceInfoStruct), c_size_t]),
+    "vkc_device_get_pci": (_status, [c_uint32, POINTER(DevicePciStruct), c_size_t]),
     "vkc_choose_device": (_status, [c_char_p, POINTER(c_uint32)]),
     # contexts
     "vkc_context_options_create": (_status, [POINTER(_handle)]),
@@ -190,6 +207,8 @@ _SIGNATURES = {
     "vkc_sort_options_set_radix_scan": (_status, [_handle, c_int]),
     "vkc_sort_options_set_progress": (_status, [_handle, PROGRESS_FN, c_void_p]),
     "vkc_sort_options_set_bits": (_status, [_handle, c_uint32, c_uint32]),
+    "vkc_sort_options_get_order": (_status, [_handle, POINTER(c_int)]),
+    "vkc_sort_options_get_bits": (_status, [_handle, POINTER(c_uint32), POINTER(c_uint32)]),
     # sorts of host arrays
     "vkc_sort": (_status, [_handle, c_int, _ptr, _u64, _handle]),
     "vkc_sort_to": (_status, [_handle, c_int, _ptr, _ptr, _u64, _handle]),

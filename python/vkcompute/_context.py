@@ -12,11 +12,39 @@ from ctypes import byref, c_uint32, c_void_p
 from typing import List, Optional
 
 from . import _capi
-from ._capi import DeviceInfoStruct, check, lib, require
+from ._capi import DeviceInfoStruct, DevicePciStruct, check, lib, missing_functions, require
 
-__all__ = ["Context", "DeviceInfo", "devices", "default_context", "choose_device"]
+__all__ = ["Context", "DeviceInfo", "PciInfo", "devices", "default_context", "choose_device"]
 
 _DEVICE_TYPES = {0: "other", 1: "integrated_gpu", 2: "discrete_gpu", 3: "virtual_gpu", 4: "cpu"}
+
+
+@dataclasses.dataclass(frozen=True)
+class PciInfo:
+    """Where a device sits on the PCI bus and what the system tells of its link and NUMA node, as
+    `vkc info --json` reports them; each fact None where unknown."""
+
+    address: str  #: "0000:1b:00.0"
+    numa_node: Optional[int]
+    link_speed: Optional[str]  #: the current link, "32.0 GT/s PCIe"
+    link_width: Optional[int]  #: lanes of the current link
+    max_link_speed: Optional[str]
+    max_link_width: Optional[int]
+
+    @classmethod
+    def _of_device(cls, index: int) -> Optional["PciInfo"]:
+        """The device's PCI facts; None when its driver gives no address (or the library is too
+        old to say)."""
+        if "vkc_device_get_pci" in missing_functions:
+            return None
+        s = DevicePciStruct()
+        check(lib.vkc_device_get_pci(index, byref(s), ctypes.sizeof(s)))
+        if not s.known:
+            return None
+        text = lambda b: b.decode("utf-8", "replace") or None  # noqa: E731
+        return cls(address=s.address.decode(), numa_node=s.numa_node if s.numa_node >= 0 else None,
+                   link_speed=text(s.link_speed), link_width=s.link_width or None,
+                   max_link_speed=text(s.max_link_speed), max_link_width=s.max_link_width or None)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -37,6 +65,7 @@ class DeviceInfo:
     device_local_bytes: int  #: the largest device-local heap
     max_storage_buffer_range: int
     max_allocation_bytes: int
+    pci: Optional[PciInfo] = None  #: None when the driver gives no PCI address (lavapipe)
 
     @classmethod
     def _from_struct(cls, s: DeviceInfoStruct) -> "DeviceInfo":
@@ -56,6 +85,7 @@ class DeviceInfo:
             device_local_bytes=s.device_local_bytes,
             max_storage_buffer_range=s.max_storage_buffer_range,
             max_allocation_bytes=s.max_allocation_bytes,
+            pci=PciInfo._of_device(s.index),
         )
 
 

@@ -67,6 +67,30 @@ vkc_device_type c_type(DeviceType type) {
   return VKC_DEVICE_OTHER;
 }
 
+vkc_device_pci c_pci(const DeviceInfo::Pci& pci) {
+  vkc_device_pci c{};
+  c.known = pci.known;
+  c.domain = pci.domain;
+  c.bus = pci.bus;
+  c.device = pci.device;
+  c.function = pci.function;
+  copy_text(c.address, pci.address());
+  c.numa_node = pci.numa_node;
+  copy_text(c.link_speed, pci.link_speed);
+  c.link_width = pci.link_width;
+  copy_text(c.max_link_speed, pci.max_link_speed);
+  c.max_link_width = pci.max_link_width;
+  return c;
+}
+
+const DeviceInfo& device_at(std::uint32_t index) {
+  const std::vector<DeviceInfo>& list = devices();
+  if (index >= list.size()) {
+    invalid("no device with index " + std::to_string(index) + " (there are " + std::to_string(list.size()) + ")");
+  }
+  return list[index];
+}
+
 }  // namespace
 
 void write_device_info(const DeviceInfo& info, vkc_device_info* out, std::size_t out_size) {
@@ -107,11 +131,17 @@ vkc_status vkc_device_count(uint32_t* count) {
 vkc_status vkc_device_get_info(uint32_t index, vkc_device_info* info, size_t info_size) {
   return guarded("vkc_device_get_info", [&] {
     require_pointer(info, "info");
-    const std::vector<vkc::DeviceInfo>& list = devices();
-    if (index >= list.size()) {
-      invalid("no device with index " + std::to_string(index) + " (there are " + std::to_string(list.size()) + ")");
-    }
-    write_device_info(list[index], info, info_size);
+    write_device_info(device_at(index), info, info_size);
+  });
+}
+
+vkc_status vkc_device_get_pci(uint32_t index, vkc_device_pci* pci, size_t pci_size) {
+  return guarded("vkc_device_get_pci", [&] {
+    require_pointer(pci, "pci");
+    require(pci_size > 0, "pci_size is 0 (pass sizeof(vkc_device_pci))");
+    const vkc_device_pci c = c_pci(device_at(index).pci);
+    // As vkc_device_info: an older caller's struct is a prefix of this one.
+    std::memcpy(pci, &c, std::min(pci_size, sizeof c));
   });
 }
 

@@ -1,4 +1,5 @@
-// Statuses, the thread's last error, and the mapping from exceptions to statuses.
+// The thread's last error and the mapping from exceptions to statuses, for every C library of vkc
+// (libvkcompute.so, libvkcompute_mpi.so: each records its own functions' failures).
 #include "capi/errors.hpp"
 
 #include <algorithm>
@@ -13,10 +14,12 @@ namespace {
 
 // A fixed buffer: recording a failure allocates nothing, so it cannot fail itself.
 thread_local char last_error[2048];
+thread_local std::size_t message_at = 0;  // where the message begins, after "<function>: "
 
 void set_last_error(const char* function, std::string_view message) noexcept {
   const int prefix = std::snprintf(last_error, sizeof last_error, "%s: ", function);
   std::size_t at = std::clamp<std::size_t>(prefix < 0 ? 0 : prefix, 0, sizeof last_error - 1);
+  message_at = at;
   for (const char c : message) {
     if (at + 1 >= sizeof last_error) break;
     last_error[at++] = (c == '\n' || c == '\r') ? ' ' : c;  // the contract promises one line
@@ -71,29 +74,6 @@ vkc_status record_current_exception(const char* function) noexcept {
 
 const char* last_error_text() noexcept { return last_error; }
 
+const char* last_error_message() noexcept { return last_error + message_at; }
+
 }  // namespace vkc::capi
-
-extern "C" {
-
-const char* vkc_last_error(void) { return vkc::capi::last_error_text(); }
-
-const char* vkc_status_name(vkc_status status) {
-  switch (static_cast<int>(status)) {
-    case VKC_OK: return "VKC_OK";
-    case VKC_ERROR_INVALID_ARGUMENT: return "VKC_ERROR_INVALID_ARGUMENT";
-    case VKC_ERROR_UNSUPPORTED: return "VKC_ERROR_UNSUPPORTED";
-    case VKC_ERROR_OUT_OF_MEMORY: return "VKC_ERROR_OUT_OF_MEMORY";
-    case VKC_ERROR_DEVICE_LOST: return "VKC_ERROR_DEVICE_LOST";
-    case VKC_ERROR_NO_DEVICE: return "VKC_ERROR_NO_DEVICE";
-    case VKC_ERROR_CANCELLED: return "VKC_ERROR_CANCELLED";
-    case VKC_ERROR_CALLBACK: return "VKC_ERROR_CALLBACK";
-    case VKC_ERROR_FAILED: return "VKC_ERROR_FAILED";
-    default: return "VKC_STATUS_UNKNOWN";
-  }
-}
-
-uint32_t vkc_abi_version(void) { return VKC_ABI_VERSION; }
-
-const char* vkc_version(void) { return VKC_LIBRARY_VERSION; }
-
-}  // extern "C"

@@ -37,6 +37,8 @@ vkc_status record_current_exception(const char* function) noexcept;
 
 /// The thread's last error ("" before any failure).
 const char* last_error_text() noexcept;
+/// The thread's last error without its "<function>: ".
+const char* last_error_message() noexcept;
 
 /// Runs `body`; VKC_OK when it returns, else the status of what it threw.
 template <class Body>

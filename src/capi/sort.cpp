@@ -181,6 +181,23 @@ vkc_status vkc_sort_options_set_bits(vkc_sort_options* options, uint32_t begin_b
   });
 }
 
+vkc_status vkc_sort_options_get_order(const vkc_sort_options* options, vkc_sort_order* order) {
+  return guarded("vkc_sort_options_get_order", [&] {
+    require_pointer(order, "order");
+    *order = static_cast<vkc_sort_order>(static_cast<int>(options ? options->options.order : SortOptions{}.order));
+  });
+}
+
+vkc_status vkc_sort_options_get_bits(const vkc_sort_options* options, uint32_t* begin_bit, uint32_t* end_bit) {
+  return guarded("vkc_sort_options_get_bits", [&] {
+    require_pointer(begin_bit, "begin_bit");
+    require_pointer(end_bit, "end_bit");
+    const SortOptions& o = options ? options->options : SortOptions{};
+    *begin_bit = o.begin_bit;
+    *end_bit = o.end_bit;
+  });
+}
+
 vkc_status vkc_sort(vkc_context* context, vkc_key_type type, void* keys, uint64_t count,
                     const vkc_sort_options* options) {
   return sort_call_on_devices("vkc_sort", context, type, count, options, [&](KeyType key, const SortOptions& o, auto locked) {

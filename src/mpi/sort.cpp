@@ -27,6 +27,8 @@
 
 namespace vkc::mpi {
 
+using detail::rank_of;
+using detail::size_of;
 using sorting::on_threads;
 using sorting::with_width;
 
@@ -36,18 +38,6 @@ namespace {
 
 constexpr std::uint64_t kSamplesPerRank = 256;
 constexpr std::uint64_t kChunkElements = 1u << 16;  // the least a partitioning thread takes
-
-int rank_of(MPI_Comm comm) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  return rank;
-}
-
-int size_of(MPI_Comm comm) {
-  int size = 1;
-  MPI_Comm_size(comm, &size);
-  return size;
-}
 
 double ms_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -236,9 +226,10 @@ void check_message_sizes(std::uint64_t count, const std::vector<std::uint64_t>& 
   }
 }
 
-// The distributed sort, values of `value_width` bytes moved with the keys (0: none).
-SortedSlice sort_distributed(MPI_Comm comm, Context& ctx, KeyType type, const void* keys, ValueType value_type,
-                             const void* values, std::uint64_t count, const SortOptions& options) {
+}  // namespace
+
+SortedSlice detail::gather_range(MPI_Comm comm, KeyType type, const void* keys, ValueType value_type,
+                                 const void* values, std::uint64_t count, const SortOptions& options) {
   const std::size_t kw = key_bytes(type);
   const std::size_t vw = value_type == ValueType::none ? 0 : value_bytes(value_type);
   together(comm, [&] {
@@ -281,17 +272,24 @@ SortedSlice sort_distributed(MPI_Comm comm, Context& ctx, KeyType type, const vo
   });
   MPI_Alltoall(send.data(), 1, MPI_UINT64_T, receive.data(), 1, MPI_UINT64_T, comm);
   together(comm, [&] { check_message_sizes(count, receive); });
-  auto start = std::chrono::steady_clock::now();
+  const auto start = std::chrono::steady_clock::now();
   out.keys.resize(out.count * kw);
   out.values.resize(out.count * vw);
   exchange(comm, send_keys.get(), out.keys.data(), kw, send, receive);
   if (vw) exchange(comm, send_values.get(), out.values.data(), vw, send, receive);
   out.phases.exchange_ms = ms_since(start);
-  send_keys.reset();
-  send_values.reset();
-  start = std::chrono::steady_clock::now();
+  return out;
+}
+
+namespace {
+
+// The distributed sort: this rank's range gathered, then sorted on its device.
+SortedSlice sort_distributed(MPI_Comm comm, Context& ctx, KeyType type, const void* keys, ValueType value_type,
+                             const void* values, std::uint64_t count, const SortOptions& options) {
+  SortedSlice out = detail::gather_range(comm, type, keys, value_type, values, count, options);
+  const auto start = std::chrono::steady_clock::now();
   together(comm, [&] {
-    if (vw) {
+    if (value_type != ValueType::none) {
       vkc::sort_pairs(ctx, type, out.keys.data(), value_type, out.values.data(), out.count, options);
     } else {
       vkc::sort(ctx, type, out.keys.data(), out.count, options);
@@ -300,7 +298,6 @@ SortedSlice sort_distributed(MPI_Comm comm, Context& ctx, KeyType type, const vo
   out.phases.local_sort_ms = ms_since(start);
   return out;
 }
-
 
 }  // namespace
 

@@ -42,6 +42,55 @@ void case_devices(void) {
   CHECK(strcmp(vkc_version(), "0.1.0") >= 0 && strchr(vkc_version(), '.') != NULL);
 }
 
+/* Each device's PCI facts: an address that spells its numbers where the driver gives one, and
+ * every fact at its "unknown" value where not. */
+void case_device_pci(void) {
+  uint32_t count = 0;
+  CHECK_OK(vkc_device_count(&count));
+  for (uint32_t d = 0; d < count; ++d) {
+    vkc_device_pci pci;
+    memset(&pci, 0xff, sizeof pci);
+    CHECK_OK(vkc_device_get_pci(d, &pci, sizeof pci));
+    CHECK(pci.known <= 1 && memchr(pci.address, '\0', sizeof pci.address) != NULL);
+    CHECK(memchr(pci.link_speed, '\0', sizeof pci.link_speed) && memchr(pci.max_link_speed, '\0', sizeof pci.max_link_speed));
+    CHECK(pci.numa_node >= -1);
+    if (pci.known) {
+      char address[32];
+      snprintf(address, sizeof address, "%04x:%02x:%02x.%x", pci.domain, pci.bus, pci.device, pci.function);
+      CHECK(strcmp(address, pci.address) == 0);
+    } else {
+      CHECK(pci.address[0] == '\0' && pci.numa_node == -1 && pci.link_speed[0] == '\0' && pci.link_width == 0);
+      CHECK(pci.max_link_speed[0] == '\0' && pci.max_link_width == 0 && pci.bus == 0 && pci.domain == 0);
+    }
+  }
+  /* An older caller's smaller struct: only its prefix is written. */
+  unsigned char prefix[sizeof(uint32_t) + 8];
+  memset(prefix, 0xab, sizeof prefix);
+  CHECK_OK(vkc_device_get_pci(0, (vkc_device_pci*)(void*)prefix, sizeof(uint32_t)));
+  CHECK(prefix[0] <= 1 && prefix[sizeof(uint32_t)] == 0xab);
+  vkc_device_pci pci;
+  CHECK_FAILS(vkc_device_get_pci(count, &pci, sizeof pci), VKC_ERROR_INVALID_ARGUMENT, "vkc_device_get_pci");
+  CHECK_FAILS(vkc_device_get_pci(0, NULL, sizeof pci), VKC_ERROR_INVALID_ARGUMENT, "vkc_device_get_pci");
+  CHECK_FAILS(vkc_device_get_pci(0, &pci, 0), VKC_ERROR_INVALID_ARGUMENT, "vkc_device_get_pci");
+}
+
+/* What options hold reads back as it was set; NULL options read as the defaults. */
+void case_options_read_back(void) {
+  vkc_sort_options* options = sort_options(VKC_ALGORITHM_RADIX, VKC_ORDER_DESCENDING);
+  vkc_sort_order order = VKC_ORDER_ASCENDING;
+  uint32_t begin = 99, end = 99;
+  CHECK_OK(vkc_sort_options_set_bits(options, 3, 17));
+  CHECK_OK(vkc_sort_options_get_order(options, &order));
+  CHECK_OK(vkc_sort_options_get_bits(options, &begin, &end));
+  CHECK(order == VKC_ORDER_DESCENDING && begin == 3 && end == 17);
+  CHECK_OK(vkc_sort_options_get_order(NULL, &order));
+  CHECK_OK(vkc_sort_options_get_bits(NULL, &begin, &end));
+  CHECK(order == VKC_ORDER_ASCENDING && begin == 0 && end == UINT32_MAX);
+  CHECK_FAILS(vkc_sort_options_get_order(options, NULL), VKC_ERROR_INVALID_ARGUMENT, "vkc_sort_options_get_order");
+  CHECK_FAILS(vkc_sort_options_get_bits(options, &begin, NULL), VKC_ERROR_INVALID_ARGUMENT, "vkc_sort_options_get_bits");
+  vkc_sort_options_destroy(options);
+}
+
 /* A context made with every option set, which sorts. */
 static void check_context_with_every_option(void) {
   vkc_context_options* options = NULL;

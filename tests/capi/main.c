@@ -7,6 +7,8 @@
 
 /* The cases, defined in the other files. */
 void case_devices(void);
+void case_device_pci(void);
+void case_options_read_back(void);
 void case_statuses(void);
 void case_bad_arguments(void);
 void case_every_key_type(void);
@@ -37,6 +39,8 @@ static const struct {
   void (*run)(void);
 } cases[] = {
     {"Devices", case_devices},
+    {"DevicePci", case_device_pci},
+    {"OptionsReadBack", case_options_read_back},
     {"Statuses", case_statuses},
     {"BadArguments", case_bad_arguments},
     {"EveryKeyType", case_every_key_type},
