@@ -210,6 +210,27 @@ static void case_ranks_that_disagree(void) {
                   VKC_ERROR_INVALID_ARGUMENT, "vkc_mpi_sort: ", "MPI_COMM_NULL");
 }
 
+/* Cancels a sort of any keys on the last rank (a local sort's failure); lets the others run. */
+static int cancel_on_last_rank(void* user, uint64_t done, uint64_t total) {
+  (void)user;
+  (void)done;
+  return rank == ranks - 1 && total > 0;
+}
+
+/* A local sort that fails on one rank, after the exchange, fails every rank with its status. */
+static void case_local_sort_failure_on_one_rank(void) {
+  uint32_t keys[64];
+  for (uint32_t i = 0; i < 64; ++i) keys[i] = 64 - i;
+  vkc_mpi_slice* slice = NULL;
+  vkc_sort_options* options = sort_options(VKC_ALGORITHM_AUTO, VKC_ORDER_ASCENDING);
+  CHECK_OK(vkc_sort_options_set_progress(options, cancel_on_last_rank, NULL));
+  char prefix[64];
+  snprintf(prefix, sizeof prefix, "vkc_mpi_sort: rank %d: ", ranks - 1);
+  CHECK_MPI_FAILS(vkc_mpi_sort(context, world(), VKC_KEY_U32, keys, 64, options, &slice), VKC_ERROR_CANCELLED, prefix, "");
+  CHECK(slice == NULL);
+  vkc_sort_options_destroy(options);
+}
+
 static void case_slices_and_devices(void) {
   uint32_t keys[3] = {2, 1, 3}, out[3], index = 0, count = 0;
   vkc_mpi_slice* slice = NULL;
@@ -252,6 +273,7 @@ int main(int argc, char** argv) {
                {"SkewAndEmptyRanks", case_skew_and_empty_ranks},
                {"BadArgumentOnOneRank", case_bad_argument_on_one_rank},
                {"RanksThatDisagree", case_ranks_that_disagree},
+               {"LocalSortFailureOnOneRank", case_local_sort_failure_on_one_rank},
                {"SlicesAndDevices", case_slices_and_devices}};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
     if (argc > 1 && !named(cases[c].name, argc, argv)) continue;
