@@ -107,13 +107,21 @@ void load_strided(uint first, uint n, out uvec2 raw[ITEMS], out bool counted[ITE
 
 // Counts every pass's digit of one ordered key; pass 0's into s_tile_hist[side * RADIX + digit]
 // with TILE_TABLE.
+#ifdef RADIX_NARROW_KEYS
+// An 8-bit key's second digit is zero (radix.glsl): that pass's histogram, n keys of digit 0, is
+// added once (count_digits) rather than key by key into one contended counter.
+#define COUNTED_PASSES (KEY_BITS == 8u ? 1u : PASSES)
+#else
+#define COUNTED_PASSES PASSES
+#endif
+
 void count_key(uvec2 ordered, uint side) {
   if (TILE_TABLE) {
     atomicAdd(s_tile_hist[side * RADIX + digit_of(ordered, 0u)], 1u);
   } else {
     atomicAdd(s_hist[digit_of(ordered, 0u)], 1u);
   }
-  [[unroll]] for (uint p = 1u; p < PASSES; ++p) atomicAdd(s_hist[p * RADIX + digit_of(ordered, p)], 1u);
+  [[unroll]] for (uint p = 1u; p < COUNTED_PASSES; ++p) atomicAdd(s_hist[p * RADIX + digit_of(ordered, p)], 1u);
 }
 
 // Counts the digits of chunk `chunk` into s_hist, pass 0's into s_tile_hist[side * RADIX + digit]
@@ -184,6 +192,9 @@ void count_digits(uint n) {
     const uint c = s_hist[i];
     if (c != 0u) atomicAdd(state[STATE_COUNTS + i], c);
   }
+#ifdef RADIX_NARROW_KEYS
+  if (COUNTED_PASSES < PASSES && linear_workgroup_id() == 0u && lid == 0u) atomicAdd(state[STATE_COUNTS + RADIX], n);
+#endif
 }
 
 // Zeroes this workgroup's share of look-back table 0, which the first running pass uses (each

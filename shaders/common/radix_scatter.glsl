@@ -296,25 +296,37 @@ void store_value(bool to_b, uint i, uvec2 v) {
 
 // A pass that prepare marked PASS_COPY (radix_prepare.glsl) moves this workgroup's tile of
 // elements to the same indices of the other buffer pair, in the layout the pass writes. Only
-// pipelines built with COPYING test for it: the interleaved pairs' pipelines never copy.
+// pipelines built with COPYING test for it: the interleaved pairs' pipelines never copy. Every
+// load is issued before any store (indices past the count clamped, their stores skipped), so that
+// the tile streams instead of waiting on each element's load in turn.
 void copy_tile(bool from_b, bool read_planar, bool write_planar, uint n) {
   const uint first = linear_workgroup_id() * TILE + gl_LocalInvocationIndex;
-  for (uint k = 0u; k < ITEMS; ++k) {
+  uint word[2][ITEMS];  // a split key's two words; word[0] alone otherwise
+  if (SPLIT_KEY) {
+    load_key_word(from_b, read_planar, first, WG, n - 1u, 0u, word[0]);
+    load_key_word(from_b, read_planar, first, WG, n - 1u, 1u, word[1]);
+  } else if (from_b) {
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) word[0][k] = STORED_KEY(true, min(first + k * WG, n - 1u));
+  } else {
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) word[0][k] = STORED_KEY(false, min(first + k * WG, n - 1u));
+  }
+  uvec2 value[ITEMS];
+  if (VALUE_WORDS != 0u) {
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+      const uint from = min(first + k * WG, n - 1u) * VALUE_WORDS;
+      value[k] = from_b ? uvec2(values_b[from], values_b[from + VALUE_WORDS - 1u]) : uvec2(values_a[from], values_a[from + VALUE_WORDS - 1u]);
+    }
+  }
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     const uint i = first + k * WG;
-    if (i >= n) return;
+    if (i >= n) break;
     if (SPLIT_KEY) {
-      for (uint w = 0u; w < 2u; ++w) {
-        const uint from = key_word_index(i, w, read_planar, n);
-        store_key_word(!from_b, write_planar, i, w, from_b ? keys_b[from] : keys_a[from]);
-      }
+      store_key_word(!from_b, write_planar, i, 0u, word[0][k]);
+      store_key_word(!from_b, write_planar, i, 1u, word[1][k]);
     } else {
-      store_key(!from_b, i, uvec2(STORED_KEY(from_b, i), 0u));
+      store_key(!from_b, i, uvec2(word[0][k], 0u));
     }
-    if (VALUE_WORDS != 0u) {
-      const uint from = i * VALUE_WORDS;
-      store_value(!from_b, i, from_b ? uvec2(values_b[from], values_b[from + VALUE_WORDS - 1u])
-                                     : uvec2(values_a[from], values_a[from + VALUE_WORDS - 1u]));
-    }
+    if (VALUE_WORDS != 0u) store_value(!from_b, i, value[k]);
   }
 }
 
