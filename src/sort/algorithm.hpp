@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 
 #include <vector>
 
@@ -59,6 +60,12 @@ class SortPlan {
   /// Records the sort (job.max_count is the planned count). The recorder places barriers
   /// between the algorithm's own commands; everything the job's buffers held before is visible.
   virtual void record(detail::ComputeDevice& ctx, Recorder& r, const Job& job) const = 0;
+  /// Records the sorts of several jobs of the planned desc, each with buffers of its own: one
+  /// after another here; a plan made of device-wide steps records each step of every job before
+  /// the next step of any, so that the device runs the jobs' dispatches of one step together.
+  virtual void record_together(detail::ComputeDevice& ctx, Recorder& r, std::span<const Job> jobs) const {
+    for (const Job& job : jobs) record(ctx, r, job);
+  }
 };
 
 /// Temporary bytes bounded by a line over a range of counts: for every n up to `up_to` (and past

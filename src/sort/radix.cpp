@@ -146,19 +146,29 @@ class RadixPlan final : public SortPlan {
   bool clamps_count() const override { return true; }  // n = min(count_value, pc.max_count) everywhere
 
   void record(detail::ComputeDevice& ctx, Recorder& r, const Job& job) const override {
-    const Bindings b = bindings(job);
-    const WholeStores whole = whole_stores(b, job.max_count);
-    const bool doubles = job.key_type == KeyType::f64;
-    Job inner = job;  // what the kernels sort: doubles as their ordered form, ascending
-    inner.key_type = kernel_key_type(job.key_type);
-    if (doubles) inner.order = SortOrder::ascending;  // the histogram turns them into that form
-    if (!job.temporary_is_clear) r.fill_buffer(b.state.buffer, b.state.offset, layout::STATE_TILES * 4, 0);
-    record_histogram(ctx, r, inner, b, whole, !doubles ? 0u : job.descending() ? 2u : 1u);
-    for (std::uint32_t pass = 0; pass < passes_ && pass < policy_.passes_recorded; ++pass) {
-      record_pass(ctx, r, inner, b, whole, pass);
+    record_together(ctx, r, std::span<const Job>(&job, 1));
+  }
+
+  // Step by step: every job's histogram, then every job's pass 0, and so on. Jobs with buffers of
+  // their own need no barrier between them, so the recorder places one per step.
+  void record_together(detail::ComputeDevice& ctx, Recorder& r, std::span<const Job> jobs) const override {
+    const bool doubles = !jobs.empty() && jobs[0].key_type == KeyType::f64;
+    std::vector<Recorded> sorts;
+    for (const Job& job : jobs) {
+      Recorded& s = sorts.emplace_back(Recorded{job, bindings(job), {}});
+      s.whole = whole_stores(s.b, job.max_count);
+      s.inner.key_type = kernel_key_type(job.key_type);  // doubles as their ordered form, ascending
+      if (doubles) s.inner.order = SortOrder::ascending;  // the histogram turns them into that form
+      if (!job.temporary_is_clear) r.fill_buffer(s.b.state.buffer, s.b.state.offset, layout::STATE_TILES * 4, 0);
     }
-    if (policy_.passes_recorded < passes_) return;
-    if (doubles) record_unorder_doubles(ctx, r, job);
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      record_histogram(ctx, r, sorts[i].inner, sorts[i].b, sorts[i].whole, !doubles ? 0u : jobs[i].descending() ? 2u : 1u);
+    }
+    for (std::uint32_t pass = 0; pass < passes_ && pass < policy_.passes_recorded; ++pass) {
+      for (const Recorded& s : sorts) record_pass(ctx, r, s.inner, s.b, s.whole, pass);
+    }
+    if (policy_.passes_recorded < passes_ || !doubles) return;
+    for (const Job& job : jobs) record_unorder_doubles(ctx, r, job);
   }
 
  private:
@@ -167,6 +177,13 @@ class RadixPlan final : public SortPlan {
   struct WholeStores {
     bool interleaved = false;       // split keys or 32-bit pairs stay interleaved between passes
     std::uint64_t paired_from = 0;  // interleaved 32-bit pairs: the least count kept so (else 0)
+  };
+
+  // One job's sort as its kernels see it.
+  struct Recorded {
+    Job inner;  // what the kernels sort
+    Bindings b;
+    WholeStores whole;
   };
 
   Bindings bindings(const Job& job) const {

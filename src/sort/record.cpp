@@ -34,7 +34,10 @@ void check_desc(const SortDesc& desc, const SortBuffers& b) {
 
 }  // namespace
 
-void record_planned(const SortDevice& target, Recorder& r, const PlannedSort& planned, const SortBuffers& buffers) {
+namespace {
+// The job of a sort whose count the host knows: the count word a ceiling that every kernel
+// clamps to, or the count filled into the temporary buffer's first word.
+Job job_with_known_count(const SortDevice& target, Recorder& r, const PlannedSort& planned, const SortBuffers& buffers) {
   Job job = make_job(planned.desc, buffers);
   const std::uint64_t count = planned.desc.max_count;
   if (planned.plan->clamps_count() && target.count_ceiling) {
@@ -43,7 +46,19 @@ void record_planned(const SortDevice& target, Recorder& r, const PlannedSort& pl
     job.count = {buffers.temporary.buffer, Access::read, buffers.temporary.offset, 4};
     r.fill_buffer(buffers.temporary.buffer, buffers.temporary.offset, 4, static_cast<std::uint32_t>(count));
   }
-  planned.plan->record(target.device, r, job);
+  return job;
+}
+}  // namespace
+
+void record_planned(const SortDevice& target, Recorder& r, const PlannedSort& planned, const SortBuffers& buffers) {
+  planned.plan->record(target.device, r, job_with_known_count(target, r, planned, buffers));
+}
+
+void record_planned_together(const SortDevice& target, Recorder& r, const PlannedSort& planned,
+                             std::span<const SortBuffers> buffers) {
+  std::vector<Job> jobs;
+  for (const SortBuffers& b : buffers) jobs.push_back(job_with_known_count(target, r, planned, b));
+  planned.plan->record_together(target.device, r, jobs);
 }
 
 void record(const SortDevice& target, Recorder& r, const SortDesc& desc, std::uint64_t count,

@@ -2,6 +2,8 @@
 // the host sorts and the benchmarks share.
 #pragma once
 
+#include <span>
+
 #include <vulkan/vulkan_core.h>
 
 #include <cstdint>
@@ -25,6 +27,11 @@ struct SortDevice {
 
 /// Records a planned sort of exactly planned.desc.max_count elements, whose count the host knows.
 void record_planned(const SortDevice& target, Recorder& r, const PlannedSort& planned, const SortBuffers& buffers);
+
+/// Records the planned sort once for each set of buffers (each set its own arrays and temporary
+/// storage), every set's step before the next step of any where the plan allows (SortPlan::record_together).
+void record_planned_together(const SortDevice& target, Recorder& r, const PlannedSort& planned,
+                             std::span<const SortBuffers> buffers);
 
 /// Records a sort of `count` (<= desc.max_count) elements, planned for that count: record_sort.
 void record(const SortDevice& target, Recorder& r, const SortDesc& desc, std::uint64_t count,

@@ -226,20 +226,41 @@ void record_ranges(detail::ComputeDevice& device, Recorder& r, const SegmentedJo
                       plan.offset + (SEG_PLAN_ARGS + 3 * SEG_LARGE) * 4);
 }
 
-// Each row through the whole-array radix sort, in turn; they share the temporary buffer.
+// Long rows recorded together, this many at a time (each with temporary storage of its own):
+// rows of about 2^24 keys in all, the count at which one sort fills a large GPU, so that each
+// step's dispatches of the group run side by side. On a CPU device 2^18, so that the tests' rows
+// of 10^5 keys come in groups of two.
+std::uint32_t rows_together(const DeviceInfo& device, const SegmentedJob& job) {
+  const std::uint64_t keys_together = std::uint64_t{1} << (device.is_software() ? 18 : 24);
+  return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(keys_together / job.columns, 1, job.segments));
+}
+
+// One row's temporary storage, the whole-array sort's, aligned for the next row's.
+std::uint64_t row_temporary_bytes(const DeviceInfo& device, const SegmentedJob& job) {
+  return aligned(device_bytes(device, row_desc(job)).temporary);
+}
+
+// The rows through the whole-array radix sort, rows_together at a time, each step of a group's
+// sorts recorded for every row before the next (record_planned_together).
 void record_rows_one_at_a_time(const SortDevice& target, Recorder& r, const SegmentedJob& job) {
-  const SortDesc desc = row_desc(job);
+  const PlannedSort planned = plan_sort(target.info(), row_desc(job));
   const std::uint64_t key_row = std::uint64_t{job.columns} * key_bytes(job.key_type);
   const std::uint64_t value_row = std::uint64_t{job.columns} * value_bytes(job.value_type);
-  for (std::uint32_t row = 0; row < job.segments; ++row) {
-    const BufferRange keys{job.keys.buffer, job.keys.offset + row * key_row};
-    BufferRange values{};
-    if (job.value_type != ValueType::none) values = {job.values.buffer, job.values.offset + row * value_row};
-    if (job.output == SegmentedOutput::local_indices || job.output == SegmentedOutput::global_indices) {
-      const std::uint64_t first = job.output == SegmentedOutput::local_indices ? 0 : job.index_base + std::uint64_t{row} * job.columns;
-      record_iota(target.device, r, values.buffer, job.value_type, job.columns, first, values.offset);
+  const std::uint64_t temporary_row = row_temporary_bytes(target.info(), job);
+  const std::uint32_t group = rows_together(target.info(), job);
+  for (std::uint32_t first = 0; first < job.segments; first += group) {
+    std::vector<SortBuffers> rows;
+    for (std::uint32_t row = first; row < std::min(job.segments, first + group); ++row) {
+      const BufferRange keys{job.keys.buffer, job.keys.offset + row * key_row};
+      BufferRange values{};
+      if (job.value_type != ValueType::none) values = {job.values.buffer, job.values.offset + row * value_row};
+      if (job.output == SegmentedOutput::local_indices || job.output == SegmentedOutput::global_indices) {
+        const std::uint64_t base = job.output == SegmentedOutput::local_indices ? 0 : job.index_base + std::uint64_t{row} * job.columns;
+        record_iota(target.device, r, values.buffer, job.value_type, job.columns, base, values.offset);
+      }
+      rows.push_back({keys, values, {job.temporary.buffer, job.temporary.offset + (row - first) * temporary_row}});
     }
-    record(target, r, desc, job.columns, SortBuffers{keys, values, {job.temporary.buffer, job.temporary.offset}});
+    record_planned_together(target, r, planned, rows);
   }
 }
 
@@ -257,7 +278,7 @@ bool segmented_rows_one_at_a_time(const DeviceInfo& device, const SegmentedJob& 
 }
 
 std::uint64_t segmented_temporary_bytes(const DeviceInfo& device, const SegmentedJob& job) {
-  if (rows_one_at_a_time(device, job)) return device_bytes(device, row_desc(job)).temporary;
+  if (rows_one_at_a_time(device, job)) return rows_together(device, job) * row_temporary_bytes(device, job);
   const std::uint64_t large = may_have_large(device, job) ? radix_bytes(job) : 0;
   return std::max<std::uint64_t>(16, aligned(plan_bytes(job)) + large);
 }
