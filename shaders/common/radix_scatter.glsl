@@ -294,20 +294,58 @@ void store_value(bool to_b, uint i, uvec2 v) {
 #include "radix_lookback.glsl"
 #include "radix_stage.glsl"
 
+#ifdef RADIX_NARROW_KEYS
+// copy_tile's keys when they are narrow: a word at a time (a byte or a half an invocation would
+// use a quarter or a half of each load), and the keys after the last whole word one at a time,
+// so that the bytes past the last key stay as they were. A tile is whole words (WG is a multiple
+// of 4), so the tail lies in one tile.
+void copy_narrow_keys(bool from_b, uint n) {
+  const uint per_word = 32u / KEY_BITS;
+  const uint tile_words = TILE / per_word;
+  const uint whole = n / per_word;  // words wholly inside the count
+  const uint group = linear_workgroup_id();
+  const uint first = group * tile_words + gl_LocalInvocationIndex;
+  const uint end = min((group + 1u) * tile_words, whole);
+  const uint last = max(whole, 1u) - 1u;  // a buffer holds at least one word
+  uint w[ITEMS];  // the first ceil(ITEMS / per_word) of them
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+    if (k * per_word < ITEMS) w[k] = from_b ? keys_b[min(first + k * WG, last)] : keys_a[min(first + k * WG, last)];
+  }
+  [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
+    const uint word = first + k * WG;
+    if (k * per_word >= ITEMS || word >= end) break;
+    if (from_b) {
+      keys_a[word] = w[k];
+    } else {
+      keys_b[word] = w[k];
+    }
+  }
+  const uint tail = whole * per_word;
+  const uint i = tail + gl_LocalInvocationIndex;
+  if (tail / TILE == group && i < n) store_key(!from_b, i, uvec2(STORED_KEY(from_b, i), 0u));
+}
+#endif
+
 // A pass that prepare marked PASS_COPY (radix_prepare.glsl) moves this workgroup's tile of
 // elements to the same indices of the other buffer pair, in the layout the pass writes. Only
 // pipelines built with COPYING test for it: the interleaved pairs' pipelines never copy. Every
 // load is issued before any store (indices past the count clamped, their stores skipped), so that
 // the tile streams instead of waiting on each element's load in turn.
 void copy_tile(bool from_b, bool read_planar, bool write_planar, uint n) {
+#ifdef RADIX_NARROW_KEYS
+  copy_narrow_keys(from_b, n);
+  const bool keys_by_element = false;
+#else
+  const bool keys_by_element = true;
+#endif
   const uint first = linear_workgroup_id() * TILE + gl_LocalInvocationIndex;
   uint word[2][ITEMS];  // a split key's two words; word[0] alone otherwise
   if (SPLIT_KEY) {
     load_key_word(from_b, read_planar, first, WG, n - 1u, 0u, word[0]);
     load_key_word(from_b, read_planar, first, WG, n - 1u, 1u, word[1]);
-  } else if (from_b) {
+  } else if (keys_by_element && from_b) {
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) word[0][k] = STORED_KEY(true, min(first + k * WG, n - 1u));
-  } else {
+  } else if (keys_by_element) {
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) word[0][k] = STORED_KEY(false, min(first + k * WG, n - 1u));
   }
   uvec2 value[ITEMS];
@@ -323,7 +361,7 @@ void copy_tile(bool from_b, bool read_planar, bool write_planar, uint n) {
     if (SPLIT_KEY) {
       store_key_word(!from_b, write_planar, i, 0u, word[0][k]);
       store_key_word(!from_b, write_planar, i, 1u, word[1][k]);
-    } else {
+    } else if (keys_by_element) {
       store_key(!from_b, i, uvec2(word[0][k], 0u));
     }
     if (VALUE_WORDS != 0u) store_value(!from_b, i, value[k]);
