@@ -226,27 +226,38 @@ void record_ranges(detail::ComputeDevice& device, Recorder& r, const SegmentedJo
                       plan.offset + (SEG_PLAN_ARGS + 3 * SEG_LARGE) * 4);
 }
 
-// Long rows recorded together, this many at a time (each with temporary storage of its own):
-// rows of about 2^24 keys in all, the count at which one sort fills a large GPU, so that each
-// step's dispatches of the group run side by side. On a CPU device 2^18, so that the tests' rows
-// of 10^5 keys come in groups of two.
+// Long rows recorded together, this many at a time (each with temporary storage of its own), so
+// that each step's dispatches of the group run side by side: rows of about 2^26 keys in all, whose
+// temporary storage is what one sort of them would take, and which run at nearly the rate of the
+// largest sorts. On a CPU device 2^18, so that the tests' rows of 10^5 keys come in groups of two.
 std::uint32_t rows_together(const DeviceInfo& device, const SegmentedJob& job) {
-  const std::uint64_t keys_together = std::uint64_t{1} << (device.is_software() ? 18 : 24);
+  const std::uint64_t keys_together = std::uint64_t{1} << (device.is_software() ? 18 : 26);
   return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(keys_together / job.columns, 1, job.segments));
 }
 
-// One row's temporary storage, the whole-array sort's, aligned for the next row's.
-std::uint64_t row_temporary_bytes(const DeviceInfo& device, const SegmentedJob& job) {
-  return aligned(device_bytes(device, row_desc(job)).temporary);
+// The rows' whole-array sort, planned once: radix with the tile that all the keys of a group would
+// take as one sort, since the group's sorts fill the device together as that one sort would.
+// Narrow keys on a device without 8- and 16-bit storage keep the images' plan.
+PlannedSort plan_rows(const DeviceInfo& device, const SegmentedJob& job) {
+  const SortDesc desc = row_desc(job);
+  PlannedSort planned = plan_sort(device, desc);
+  if (planned.algorithm != radix_algorithm()) return planned;
+  SortDesc together = desc;
+  together.max_count = std::uint64_t{rows_together(device, job)} * job.columns;
+  const RadixTile tile = radix_policy(device, together, together.max_count).tile;
+  return plan_radix_sort(device, desc, [tile](RadixPolicy& p) { p.tile = tile; });
 }
+
+// One row's temporary storage, aligned for the next row's.
+std::uint64_t row_temporary_bytes(const PlannedSort& planned) { return aligned(planned.temporary_bytes()); }
 
 // The rows through the whole-array radix sort, rows_together at a time, each step of a group's
 // sorts recorded for every row before the next (record_planned_together).
 void record_rows_one_at_a_time(const SortDevice& target, Recorder& r, const SegmentedJob& job) {
-  const PlannedSort planned = plan_sort(target.info(), row_desc(job));
+  const PlannedSort planned = plan_rows(target.info(), job);
   const std::uint64_t key_row = std::uint64_t{job.columns} * key_bytes(job.key_type);
   const std::uint64_t value_row = std::uint64_t{job.columns} * value_bytes(job.value_type);
-  const std::uint64_t temporary_row = row_temporary_bytes(target.info(), job);
+  const std::uint64_t temporary_row = row_temporary_bytes(planned);
   const std::uint32_t group = rows_together(target.info(), job);
   for (std::uint32_t first = 0; first < job.segments; first += group) {
     std::vector<SortBuffers> rows;
@@ -278,7 +289,7 @@ bool segmented_rows_one_at_a_time(const DeviceInfo& device, const SegmentedJob& 
 }
 
 std::uint64_t segmented_temporary_bytes(const DeviceInfo& device, const SegmentedJob& job) {
-  if (rows_one_at_a_time(device, job)) return rows_together(device, job) * row_temporary_bytes(device, job);
+  if (rows_one_at_a_time(device, job)) return rows_together(device, job) * row_temporary_bytes(plan_rows(device, job));
   const std::uint64_t large = may_have_large(device, job) ? radix_bytes(job) : 0;
   return std::max<std::uint64_t>(16, aligned(plan_bytes(job)) + large);
 }
