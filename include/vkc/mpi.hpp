@@ -64,6 +64,12 @@ nbody::Simulation simulation(MPI_Comm comm, Context& ctx, const nbody::State& in
 /// Collective.
 nbody::State gather_state(MPI_Comm comm, const nbody::Simulation& sim);
 
+/// nbody::diagnose() of `state` (every rank passes the same, as gather_state gives it), its
+/// O(N^2) potential shared among the ranks: each sums the rows nbody::row_split gives it
+/// (nbody::diagnose_rows) and the parts are added on every rank, so that R ranks take 1/R of the
+/// time. The same terms as diagnose() summed in another order: equal to rounding. Collective.
+nbody::Diagnostics diagnose(MPI_Comm comm, const nbody::State& state, const nbody::Config& config);
+
 /// The device this rank should use: its rank among the ranks of `comm` on the same host, as an
 /// index into the devices of the preferred kind (choose_devices("all")), modulo their number.
 /// Collective.

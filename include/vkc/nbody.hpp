@@ -118,6 +118,22 @@ struct Diagnostics {
 /// N = 512k on 16 cores.
 Diagnostics diagnose(const State& state, const Config& config);
 
+/// What bodies [first, last) add to diagnose()'s sums: their mass, kinetic energy and momenta,
+/// centre_of_mass as the sum of m x (not yet divided by the mass), and the potential's pair
+/// terms (i, j) with i in [first, last) and j > i; energy is unset. Parts of row ranges that cover
+/// the bodies once add up, summed field by field, to what finish_diagnostics turns into
+/// diagnose()'s result, so that several processes can share the O(N^2) work (vkc::mpi::diagnose).
+Diagnostics diagnose_rows(const State& state, const Config& config, std::size_t first, std::size_t last);
+
+/// The diagnostics from the sum of diagnose_rows parts: the centre of mass divided by the mass,
+/// energy = kinetic + potential.
+Diagnostics finish_diagnostics(Diagnostics sum);
+
+/// Where part `part` of `parts` starts, for row ranges [row_split(n, k, parts), row_split(n, k + 1,
+/// parts)) that give each part about the same count of the potential's pair terms (early rows
+/// hold more: row i has n - 1 - i).
+std::size_t row_split(std::size_t n, std::size_t part, std::size_t parts);
+
 /// A simulation whose state is on the GPU of `ctx`, or shared among the devices of a DeviceSet,
 /// which must outlive it.
 class Simulation {

@@ -1,5 +1,6 @@
 // The n-body simulation over MPI (vkc/mpi.hpp): each rank is one share of nbody::Simulation, and
 // the exchange after every drift is an in-place all-gather of the ranks' position ranges.
+#include <array>
 #include <climits>
 #include <exception>
 #include <optional>
@@ -7,6 +8,8 @@
 #include <vector>
 
 #include "vkc/mpi.hpp"
+
+#include "mpi/exchange.hpp"
 
 namespace vkc::mpi {
 namespace {
@@ -17,8 +20,7 @@ struct Ranges {
 };
 
 Ranges ranges_of(MPI_Comm comm, std::uint64_t n) {
-  int ranks = 1;
-  MPI_Comm_size(comm, &ranks);
+  const int ranks = detail::size_of(comm);
   Ranges r{std::vector<int>(ranks), std::vector<int>(ranks)};
   for (int k = 0; k < ranks; ++k) {
     const std::uint64_t first = n * k / ranks, end = n * (k + 1) / ranks;
@@ -66,6 +68,22 @@ nbody::State gather_state(MPI_Comm comm, const nbody::Simulation& sim) {
   const Ranges r = ranges_of(comm, s.size());
   MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, s.velocities.data(), r.counts.data(), r.at.data(), MPI_FLOAT, comm);
   return s;
+}
+
+nbody::Diagnostics diagnose(MPI_Comm comm, const nbody::State& state, const nbody::Config& config) {
+  const auto rank = static_cast<std::size_t>(detail::rank_of(comm)), ranks = static_cast<std::size_t>(detail::size_of(comm));
+  const std::size_t n = state.size();
+  nbody::Diagnostics d =
+      nbody::diagnose_rows(state, config, nbody::row_split(n, rank, ranks), nbody::row_split(n, rank + 1, ranks));
+  // Every sum of the parts, added across the ranks in one reduction.
+  double* const sums[] = {&d.mass, &d.kinetic, &d.potential, &d.momentum[0], &d.momentum[1], &d.momentum[2],
+                          &d.angular_momentum[0], &d.angular_momentum[1], &d.angular_momentum[2],
+                          &d.centre_of_mass[0], &d.centre_of_mass[1], &d.centre_of_mass[2]};
+  std::array<double, std::size(sums)> part;
+  for (std::size_t i = 0; i < part.size(); ++i) part[i] = *sums[i];
+  MPI_Allreduce(MPI_IN_PLACE, part.data(), static_cast<int>(part.size()), MPI_DOUBLE, MPI_SUM, comm);
+  for (std::size_t i = 0; i < part.size(); ++i) *sums[i] = part[i];
+  return nbody::finish_diagnostics(d);
 }
 
 }  // namespace vkc::mpi

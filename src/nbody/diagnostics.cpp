@@ -2,6 +2,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_reduce.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -10,10 +11,10 @@
 namespace vkc::nbody {
 namespace {
 
-// -sum_{i<j} m_i m_j / sqrt(r^2 + eps^2), without G. Rows are summed in a fixed tree
-// (parallel_deterministic_reduce with a fixed grain), so the result does not depend on the
-// number of threads.
-double softened_potential(const State& s, double eps2) {
+// -sum_{i<j} m_i m_j / sqrt(r^2 + eps^2) over rows i in [first, last), without G. Rows are
+// summed in a fixed tree (parallel_deterministic_reduce with a fixed grain), so the result does
+// not depend on the number of threads.
+double softened_potential(const State& s, double eps2, std::size_t first, std::size_t last) {
   const float* p = s.positions.data();
   const std::size_t n = s.size();
   auto rows = [&](const tbb::blocked_range<std::size_t>& range, double sum) {
@@ -28,7 +29,7 @@ double softened_potential(const State& s, double eps2) {
     }
     return sum;
   };
-  return tbb::parallel_deterministic_reduce(tbb::blocked_range<std::size_t>(0, n, 64), 0.0, rows, std::plus<>());
+  return tbb::parallel_deterministic_reduce(tbb::blocked_range<std::size_t>(first, last, 64), 0.0, rows, std::plus<>());
 }
 
 std::array<double, 3> cross(const double a[3], const double b[3]) {
@@ -37,9 +38,11 @@ std::array<double, 3> cross(const double a[3], const double b[3]) {
 
 }  // namespace
 
-Diagnostics diagnose(const State& s, const Config& config) {
+Diagnostics diagnose_rows(const State& s, const Config& config, std::size_t first, std::size_t last) {
+  last = std::min(last, s.size());
+  first = std::min(first, last);
   Diagnostics d;
-  for (std::size_t i = 0; i < s.size(); ++i) {
+  for (std::size_t i = first; i < last; ++i) {
     const double m = s.positions[4 * i + 3];
     const double x[3] = {s.positions[4 * i], s.positions[4 * i + 1], s.positions[4 * i + 2]};
     const double v[3] = {s.velocities[4 * i], s.velocities[4 * i + 1], s.velocities[4 * i + 2]};
@@ -52,11 +55,38 @@ Diagnostics diagnose(const State& s, const Config& config) {
       d.centre_of_mass[c] += m * x[c];
     }
   }
-  for (double& c : d.centre_of_mass) c = d.mass > 0 ? c / d.mass : 0;
   const double eps = config.softening;
-  d.potential = double(config.gravity) * softened_potential(s, eps * eps);
+  d.potential = double(config.gravity) * softened_potential(s, eps * eps, first, last);
+  return d;
+}
+
+Diagnostics finish_diagnostics(Diagnostics d) {
+  for (double& c : d.centre_of_mass) c = d.mass > 0 ? c / d.mass : 0;
   d.energy = d.kinetic + d.potential;
   return d;
+}
+
+Diagnostics diagnose(const State& s, const Config& config) {
+  return finish_diagnostics(diagnose_rows(s, config, 0, s.size()));
+}
+
+// Rows [0, k) hold k (n - 1) - k (k - 1) / 2 pair terms: the least k whose share reaches part / parts
+// of all n (n - 1) / 2.
+std::size_t row_split(std::size_t n, std::size_t part, std::size_t parts) {
+  if (parts == 0 || part >= parts) return n;
+  const long double total = static_cast<long double>(n) * (n - 1) / 2;
+  const long double wanted = total * part / parts;
+  const auto pairs_before = [&](long double k) { return k * (n - 1) - k * (k - 1) / 2; };
+  std::size_t low = 0, high = n;
+  while (low < high) {
+    const std::size_t mid = low + (high - low) / 2;
+    if (pairs_before(mid) < wanted) {
+      low = mid + 1;
+    } else {
+      high = mid;
+    }
+  }
+  return low;
 }
 
 }  // namespace vkc::nbody

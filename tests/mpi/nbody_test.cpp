@@ -45,6 +45,20 @@ TEST_F(MpiNbody, EnergyHoldsAcrossRanks) {
   EXPECT_LT(std::abs(e1 - e0) / std::abs(e0), 2e-5);
 }
 
+// The diagnostics with the potential's rows shared among the ranks equal one process's to
+// rounding, on every rank.
+TEST_F(MpiNbody, DiagnosticsSharedAmongRanksEqualOneProcess) {
+  Config c;
+  c.softening = 0.03f;
+  const State s = make_initial_conditions(InitialConditions::plummer, 1500, 4);
+  const Diagnostics want = diagnose(s, c), got = mpi::diagnose(MPI_COMM_WORLD, s, c);
+  EXPECT_NEAR(got.energy, want.energy, 1e-12 * std::abs(want.energy));
+  EXPECT_NEAR(got.potential, want.potential, 1e-12 * std::abs(want.potential));
+  EXPECT_NEAR(got.mass, want.mass, 1e-12 * want.mass);
+  EXPECT_NEAR(got.kinetic, want.kinetic, 1e-12 * want.kinetic);
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(got.angular_momentum[k], want.angular_momentum[k], 1e-12);
+}
+
 TEST_F(MpiNbody, FewerBodiesThanRanksFailOnEveryRank) {
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);

@@ -63,3 +63,57 @@ TEST(NbodyDiagnostics, PotentialOfManyBodiesMatchesAPlainDoubleLoop) {
 
 }  // namespace
 }  // namespace vkc::test
+
+namespace vkc::test {
+namespace {
+
+using namespace vkc::nbody;
+
+// The sum of two diagnose_rows parts, field by field, as vkc::mpi::diagnose adds them.
+Diagnostics added(Diagnostics a, const Diagnostics& b) {
+  a.mass += b.mass;
+  a.kinetic += b.kinetic;
+  a.potential += b.potential;
+  for (int c = 0; c < 3; ++c) {
+    a.momentum[c] += b.momentum[c];
+    a.angular_momentum[c] += b.angular_momentum[c];
+    a.centre_of_mass[c] += b.centre_of_mass[c];
+  }
+  return a;
+}
+
+// Row ranges from row_split cover the bodies once with about equal pair counts, and their parts
+// add up to diagnose()'s result (to rounding: other order of the same terms).
+TEST(NbodyDiagnostics, RowPartsAddUpToTheWhole) {
+  const State s = make_initial_conditions(InitialConditions::plummer, 1001, 3);
+  Config c;
+  c.gravity = 0.5f;
+  c.softening = 0.02f;
+  const Diagnostics whole = diagnose(s, c);
+  const std::size_t n = s.size();
+  for (std::size_t parts : {1, 2, 3, 7}) {
+    Diagnostics sum{};
+    for (std::size_t k = 0; k < parts; ++k) {
+      const std::size_t first = row_split(n, k, parts), last = row_split(n, k + 1, parts);
+      ASSERT_LE(first, last);
+      const double f = double(first), l = double(last);
+      const double pairs = (l - f) * (double(n) - 1) - (l * (l - 1) - f * (f - 1)) / 2;
+      EXPECT_NEAR(pairs, double(n) * (n - 1) / 2 / parts, double(n)) << k << " of " << parts;
+      sum = added(sum, diagnose_rows(s, c, first, last));
+    }
+    EXPECT_EQ(row_split(n, 0, parts), 0u);
+    EXPECT_EQ(row_split(n, parts, parts), n);
+    const Diagnostics got = finish_diagnostics(sum);
+    EXPECT_NEAR(got.potential, whole.potential, 1e-12 * std::abs(whole.potential)) << parts;
+    EXPECT_NEAR(got.energy, whole.energy, 1e-12 * std::abs(whole.energy)) << parts;
+    EXPECT_NEAR(got.mass, whole.mass, 1e-12 * whole.mass);
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_NEAR(got.momentum[k], whole.momentum[k], 1e-12) << parts;
+      EXPECT_NEAR(got.angular_momentum[k], whole.angular_momentum[k], 1e-12) << parts;
+      EXPECT_NEAR(got.centre_of_mass[k], whole.centre_of_mass[k], 1e-12) << parts;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace vkc::test

@@ -11,8 +11,9 @@
 //          [--verbose] [--json]
 //
 // The n-body simulation: every rank makes (or loads) the same bodies and moves its share of them
-// on its GPU, the positions all-gathered after every drift (vkc::mpi::simulation); rank 0 prints
-// the diagnostics, renders the frames and saves the state.
+// on its GPU, the positions all-gathered after every drift (vkc::mpi::simulation); the
+// diagnostics' O(N^2) potential is shared among the ranks (vkc::mpi::diagnose); rank 0 prints
+// them, renders the frames and saves the state.
 //
 //   mpirun -np R vkc-mpi nbody [--bodies N] [--steps S] [--dt DT] [--ic IC] [--seed K]
 //          [--every K] [--eps E] [-G G] [--load FILE] [--save FILE] [--frames DIR] [--json]
@@ -266,9 +267,7 @@ struct NbodyArgs {
   bool json = false;
 };
 
-void print_diagnostics(std::uint32_t step, const nbody::State& s, const nbody::Config& config, bool json,
-                       double& e0) {
-  const nbody::Diagnostics d = nbody::diagnose(s, config);
+void print_diagnostics(std::uint32_t step, const nbody::State& s, const nbody::Diagnostics& d, bool json, double& e0) {
   if (step == 0) e0 = d.energy;
   const double rel = e0 != 0 ? (d.energy - e0) / std::abs(e0) : d.energy;
   if (json) {
@@ -308,8 +307,9 @@ void run_nbody(MPI_Comm comm, const NbodyArgs& a) {
   double e0 = 0;
   const auto checkpoint = [&](std::uint32_t step) {
     const nbody::State s = mpi::gather_state(comm, sim);
+    const nbody::Diagnostics d = mpi::diagnose(comm, s, config);  // the potential's rows shared
     if (!root) return;
-    print_diagnostics(step, s, config, a.json, e0);
+    print_diagnostics(step, s, d, a.json, e0);
     if (renderer) {
       char name[32];
       std::snprintf(name, sizeof name, "frame_%05u.png", step);
