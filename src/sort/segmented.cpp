@@ -135,9 +135,9 @@ std::uint64_t radix_bytes(const SegmentedJob& job) {
 
 std::uint64_t aligned(std::uint64_t bytes) { return (bytes + 255) / 256 * 256; }
 
-// Long rows sorted one at a time, each by the whole-array radix sort over its sub-range of the
-// buffers (whose offsets must be multiples of the device's storage offset alignment).
-bool rows_one_at_a_time(const DeviceInfo& device, const SegmentedJob& job) {
+// Long rows sorted by the whole-array radix sort, each over its sub-range of the buffers (whose
+// offsets must be multiples of the device's storage offset alignment).
+bool rows_by_whole_sorts(const DeviceInfo& device, const SegmentedJob& job) {
   const std::uint64_t align = std::max<std::uint64_t>(1, device.storage_offset_alignment);
   const std::uint64_t row_keys = std::uint64_t{job.columns} * key_bytes(job.key_type);
   const std::uint64_t row_values = std::uint64_t{job.columns} * value_bytes(job.value_type);
@@ -253,7 +253,7 @@ std::uint64_t row_temporary_bytes(const PlannedSort& planned) { return aligned(p
 
 // The rows through the whole-array radix sort, rows_together at a time, each step of a group's
 // sorts recorded for every row before the next (record_planned_together).
-void record_rows_one_at_a_time(const SortDevice& target, Recorder& r, const SegmentedJob& job) {
+void record_rows_by_whole_sorts(const SortDevice& target, Recorder& r, const SegmentedJob& job) {
   const PlannedSort planned = plan_rows(target.info(), job);
   const std::uint64_t key_row = std::uint64_t{job.columns} * key_bytes(job.key_type);
   const std::uint64_t value_row = std::uint64_t{job.columns} * value_bytes(job.value_type);
@@ -284,12 +284,12 @@ std::uint32_t segmented_tile_elements(const DeviceInfo& device, KeyType key_type
 // On a CPU device lower, so that the tests reach both paths at small sizes.
 std::uint64_t segmented_long_row(const DeviceInfo& device) { return std::uint64_t{1} << (device.is_software() ? 16 : 17); }
 
-bool segmented_rows_one_at_a_time(const DeviceInfo& device, const SegmentedJob& job) {
-  return rows_one_at_a_time(device, job);
+bool segmented_rows_by_whole_sorts(const DeviceInfo& device, const SegmentedJob& job) {
+  return rows_by_whole_sorts(device, job);
 }
 
 std::uint64_t segmented_temporary_bytes(const DeviceInfo& device, const SegmentedJob& job) {
-  if (rows_one_at_a_time(device, job)) return rows_together(device, job) * row_temporary_bytes(plan_rows(device, job));
+  if (rows_by_whole_sorts(device, job)) return rows_together(device, job) * row_temporary_bytes(plan_rows(device, job));
   const std::uint64_t large = may_have_large(device, job) ? radix_bytes(job) : 0;
   return std::max<std::uint64_t>(16, aligned(plan_bytes(job)) + large);
 }
@@ -297,7 +297,7 @@ std::uint64_t segmented_temporary_bytes(const DeviceInfo& device, const Segmente
 void record_segmented(const SortDevice& target, Recorder& r, const SegmentedJob& job) {
   if (job.segments == 0 || job.count == 0) return;
   detail::ComputeDevice& device = target.device;
-  if (rows_one_at_a_time(device.info(), job)) return record_rows_one_at_a_time(target, r, job);
+  if (rows_by_whole_sorts(device.info(), job)) return record_rows_by_whole_sorts(target, r, job);
   const Binding keys{job.keys.buffer, job.output == SegmentedOutput::keys || job.output == SegmentedOutput::pairs
                                           ? Access::read_write
                                           : Access::read,

@@ -44,13 +44,14 @@ std::uint64_t segmented_temporary_bytes(const DeviceInfo& device, const Segmente
 /// temporary buffer).
 std::uint32_t segmented_tile_elements(const DeviceInfo& device, KeyType key_type, SegmentedOutput output);
 
-/// Rows longer than this (on a GPU) are sorted one at a time by the whole-array radix sort, whose
-/// device-wide passes beat one workgroup's, where their offsets suit the device's alignment.
+/// Rows longer than this (on a GPU) are sorted by the whole-array radix sort, many rows' sorts
+/// recorded together, whose device-wide passes beat one workgroup's, where their offsets suit the
+/// device's alignment.
 std::uint64_t segmented_long_row(const DeviceInfo& device);
 
-/// Whether record_segmented sorts the job's rows one at a time so (rows past segmented_long_row
-/// whose byte offsets are multiples of the storage offset alignment).
-bool segmented_rows_one_at_a_time(const DeviceInfo& device, const SegmentedJob& job);
+/// Whether record_segmented sorts the job's rows so (rows past segmented_long_row whose byte
+/// offsets are multiples of the storage offset alignment).
+bool segmented_rows_by_whole_sorts(const DeviceInfo& device, const SegmentedJob& job);
 
 /// Records the sort. The job's buffers' earlier writes are the recorder's to order.
 void record_segmented(const SortDevice& target, Recorder& r, const SegmentedJob& job);

@@ -233,8 +233,8 @@ void sort_batches(Context& ctx, const HostJob& job, const std::vector<Piece>& pi
                           .output = job.output,
                           .rows = job.rows,
                           .columns = static_cast<std::uint32_t>(std::min<std::uint64_t>(job.columns, UINT32_MAX))};
-  // Long rows that the device sorts one at a time stay in batches: one submission for many.
-  if (job.rows && job.columns <= UINT32_MAX && segmented_rows_one_at_a_time(ctx.info(), rows)) {
+  // Long rows that the device sorts by whole-array sorts stay in batches: one submission for many.
+  if (job.rows && job.columns <= UINT32_MAX && segmented_rows_by_whole_sorts(ctx.info(), rows)) {
     giant = capacity;
   }
   for (std::size_t i = 0; i < pieces.size(); ++i) {
