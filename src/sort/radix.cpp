@@ -48,9 +48,7 @@ using layout::RADIX;
 constexpr std::uint64_t kAlign = 256;  // every storage-buffer offset alignment
 constexpr std::uint64_t align_up(std::uint64_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
 
-// 32-bit words of a key and of a value (0 without values), as the kernels count them: a narrow
-// (8- or 16-bit) key is ranked as one word and kept in its own bytes (RADIX_NARROW_KEYS shaders).
-std::uint32_t words_of(KeyType key) { return std::max<std::uint32_t>(1, static_cast<std::uint32_t>(key_bytes(key) / 4)); }
+// 32-bit words of a value (0 without values), as the kernels count them.
 std::uint32_t words_of(ValueType value) { return static_cast<std::uint32_t>(value_bytes(value) / 4); }
 
 // Doubles are sorted as the unsigned integers of their ordered form (the histogram makes it,
@@ -133,7 +131,7 @@ class RadixPlan final : public SortPlan {
   RadixPlan(const DeviceInfo& device, const SortDesc& desc, const RadixPolicyEdit& edit)
       : device_(device),
         policy_(radix_policy(device, desc, desc.max_count, edit)),
-        key_words_(words_of(desc.key_type)),
+        key_words_(radix_key_words(desc.key_type)),
         value_words_(words_of(desc.value_type)),
         narrow_(is_narrow(desc.key_type)),
         passes_(narrow_ ? 2 : 4 * key_words_),  // see RADIX_NARROW_KEYS in radix.glsl

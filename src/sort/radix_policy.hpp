@@ -84,6 +84,10 @@ class SortPlan;
 /// own plans take the device class's policy).
 std::unique_ptr<SortPlan> plan_radix(const DeviceInfo& device, const SortDesc& desc, const RadixPolicyEdit& edit);
 
+/// 32-bit words a radix pass ranks per key (1 or 2): a narrow (8- or 16-bit) key is ranked as one
+/// word and kept in its own bytes (the RADIX_NARROW_KEYS shaders).
+std::uint32_t radix_key_words(KeyType key);
+
 /// Subgroups a workgroup of `workgroup` invocations holds at the device's smallest subgroup
 /// size: the size of the kernels' per-subgroup arrays (MAX_SUBGROUPS).
 std::uint32_t radix_max_subgroups(const DeviceInfo& device, std::uint32_t workgroup);

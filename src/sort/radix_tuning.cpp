@@ -172,6 +172,10 @@ bool has_subgroup_operation(const DeviceInfo& device, const std::string& name) {
 
 }  // namespace
 
+std::uint32_t radix_key_words(KeyType key) {
+  return std::max<std::uint32_t>(1, static_cast<std::uint32_t>(key_bytes(key) / 4));
+}
+
 std::uint32_t radix_max_subgroups(const DeviceInfo& device, std::uint32_t workgroup) {
   return std::max<std::uint32_t>(1, workgroup / std::max(1u, device.min_subgroup_size));
 }
@@ -193,8 +197,7 @@ RadixPolicy radix_policy(const DeviceInfo& device, const SortDesc& desc, std::ui
       throw Error(std::string("radix sort needs subgroup ") + op + " operations, which '" + device.name + "' lacks");
     }
   }
-  // Narrow keys are ranked as one word each: they take 32-bit keys' tiles.
-  const auto key_words = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(key_bytes(desc.key_type) / 4));
+  const std::uint32_t key_words = radix_key_words(desc.key_type);  // narrow keys take 32-bit keys' tiles
   const auto value_words = static_cast<std::uint32_t>(value_bytes(desc.value_type) / 4);
   const bool lookback = wants_lookback(device, desc.options.radix_scan, count);
   RadixPolicy p = default_policy(device, key_words, value_words, lookback, count);

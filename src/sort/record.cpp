@@ -32,9 +32,6 @@ void check_desc(const SortDesc& desc, const SortBuffers& b) {
   }
 }
 
-}  // namespace
-
-namespace {
 // The job of a sort whose count the host knows: the count word a ceiling that every kernel
 // clamps to, or the count filled into the temporary buffer's first word.
 Job job_with_known_count(const SortDevice& target, Recorder& r, const PlannedSort& planned, const SortBuffers& buffers) {
@@ -48,6 +45,7 @@ Job job_with_known_count(const SortDevice& target, Recorder& r, const PlannedSor
   }
   return job;
 }
+
 }  // namespace
 
 void record_planned(const SortDevice& target, Recorder& r, const PlannedSort& planned, const SortBuffers& buffers) {
