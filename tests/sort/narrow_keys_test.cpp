@@ -114,8 +114,8 @@ TEST_F(NarrowKeys, EveryByteValueManyTimesOverArgsortsStably) {
   argsorts_every_byte_value<std::int8_t>(ctx(), 5, SortAlgorithm::odd_even);
 }
 
-// A recorded sort of narrow keys writes whole words: the bytes that share the last key's word
-// but follow it must come back as they were.
+// A recorded sort of narrow keys may write whole words (the images' narrowing, the copying pass):
+// the bytes that share the last key's word but follow it must come back as they were.
 template <class T>
 void keeps_the_bytes_past_the_last_key(Context& ctx, SortAlgorithm algorithm, std::size_t n) {
   auto rng = rng_for_current_test();
