@@ -34,12 +34,16 @@ const bool CARRIES_INDEX = OUTPUT != SEG_OUTPUT_KEYS;
 const bool WRITES_KEYS = OUTPUT == SEG_OUTPUT_KEYS || OUTPUT == SEG_OUTPUT_PAIRS;
 
 // How many segments this dispatch sorts.
-uint segments_to_sort() { return ROWS ? pc.segments : plan[SEG_PLAN_COUNTS + pc.size_class]; }
+uint segments_to_sort() {
+  if (ROWS) return pc.segments;
+  return plan[pc.size_class == SEG_LARGE ? SEG_PLAN_LARGE_COUNT : SEG_PLAN_COUNTS + pc.size_class];
+}
 
 // [begin, end) of the dispatch's segment j (< segments_to_sort()).
 uvec2 segment_range(uint j) {
   if (ROWS) return uvec2(j * pc.columns, j * pc.columns + pc.columns);
-  const uint first = plan[SEG_PLAN_CURSORS + pc.size_class] - plan[SEG_PLAN_COUNTS + pc.size_class];
+  const uint first = pc.size_class == SEG_LARGE ? plan[SEG_PLAN_LARGE_FIRST]
+                                                : plan[SEG_PLAN_CURSORS + pc.size_class] - plan[SEG_PLAN_COUNTS + pc.size_class];
   const uint id = plan[SEG_PLAN_LIST + first + j];
   return uvec2(begins[id], ends[id]);
 }

@@ -29,15 +29,20 @@
 
 // The plan buffer, in 32-bit words: per size class c, the segments' count, the cursor that
 // bin_scatter advances (base + count once it is done) and the indirect dispatch of its kernel;
-// the segment count where the host gives it (at a 256-byte offset, so that it can be bound);
-// then the segment ids, class by class. Class c < SEG_LARGE sorts segments of up to
-// 2^(E_BITS + c) elements in slots of that size (tile.comp); SEG_LARGE, longer ones (radix.comp).
+// the segment count where the host gives it (at a 256-byte offset, so that it can be bound); where
+// the segments longer than a tile begin in the list, and how many there are; then the segment ids,
+// class by class. Class c <= TILE_BITS - E_BITS sorts segments of up to 2^(E_BITS + c) elements in
+// slots of that size (tile.comp). Longer segments go to classes TILE_BITS + 32 - ceil(log2(n)), so
+// that the longest are listed first, and one dispatch (SEG_LARGE's) sorts them all (radix.comp):
+// its workgroups start in list order, so the longest segments do not finish last.
 #define SEG_MAX_CLASSES 32
 #define SEG_LARGE 31
 #define SEG_PLAN_COUNTS 0
 #define SEG_PLAN_CURSORS 32
 #define SEG_PLAN_ARGS 64     // 3 words per class
 #define SEG_PLAN_SEGMENTS 192 // the segment count, when the host knows it (bin.comp's count binding)
+#define SEG_PLAN_LARGE_FIRST 193 // the list's first segment longer than a tile
+#define SEG_PLAN_LARGE_COUNT 194 // the segments longer than a tile
 #define SEG_PLAN_LIST 256
 
 #endif

@@ -27,9 +27,10 @@ layout(std430, binding = 3) readonly restrict buffer Count { uint segment_count;
 // segments: the most segments the count may name (the grid is sized for them).
 layout(push_constant) uniform Push { uint segments; } pc;
 
-// The class of a segment of n > 0 elements: the smallest slot of at least 2^E_BITS that holds it.
+// The class of a segment of n > 0 elements: the smallest slot of at least 2^E_BITS that holds it,
+// or, past a tile, one class per power of two, the longest first (segments_layout.h).
 uint size_class(uint n) {
-  if (n > (1u << TILE_BITS)) return SEG_LARGE;
+  if (n > (1u << TILE_BITS)) return TILE_BITS + 32u - (findMSB(n - 1u) + 1u);
   return n <= (1u << E_BITS) ? 0u : findMSB(n - 1u) + 1u - E_BITS;
 }
 

@@ -43,12 +43,14 @@ const bool PACKED_RANKS = false;
 
 layout(std430, binding = 5) restrict buffer Temporary { uint temp[]; };
 
-// Each subgroup's digit counters while ranking (radix_rank.glsl); then the chunk's keys (their
-// low words), staged in order of their places.
-const uint WORK_WORDS = MAX_SUBGROUPS * RADIX > TILE ? MAX_SUBGROUPS * RADIX : TILE;
+// Keys alone carry no position: equal keys cannot be told apart, and nothing is gathered by it.
+const uint SIDE_WORDS = DATA_KEY_WORDS + (CARRIES_INDEX ? 1u : 0u);
+
+// Each subgroup's digit counters while ranking (radix_rank.glsl); then the chunk's elements,
+// staged in order of their places, one array per word (key words, then the position), so that
+// the counters and the staged words share one allocation (the host sizes ITEMS to keep it small).
+const uint WORK_WORDS = MAX_SUBGROUPS * RADIX > TILE * SIDE_WORDS ? MAX_SUBGROUPS * RADIX : TILE * SIDE_WORDS;
 shared uint s_work[WORK_WORDS];
-shared uint s_staged_high[DATA_KEY_WORDS == 2u ? TILE : 1u];  // the staged keys' high words
-shared uint s_staged_position[CARRIES_INDEX ? TILE : 1u];    // the staged keys' positions
 shared uint s_tile_start[RADIX];            // a chunk's digit counts, then their exclusive prefix
 shared uint s_next[RADIX];                  // where each digit's next key goes in the segment
 const uint PASSES = 4u * DATA_KEY_WORDS;
@@ -56,9 +58,6 @@ shared uint s_counts[PASSES * RADIX];       // every pass's digit counts in the 
 shared uint s_skipped;                      // bit p: one digit holds every key in pass p
 
 #include "radix_rank.glsl"
-
-// Keys alone carry no position: equal keys cannot be told apart, and nothing is gathered by it.
-const uint SIDE_WORDS = DATA_KEY_WORDS + (CARRIES_INDEX ? 1u : 0u);
 
 // Temporary word `word` (key words, then the position) of element i on side `side`.
 uint temp_index(uint side, uint word, uint i) { return (side * SIDE_WORDS + word) * pc.elements + i; }
@@ -174,8 +173,8 @@ void scatter_chunk(int side, uint to, uint b, uint n, uint c0, uint p, bool last
   [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
     if (first + k * gl_SubgroupSize < n) {
       s_work[staged[k]] = key[k].x;
-      if (DATA_KEY_WORDS == 2u) s_staged_high[staged[k]] = key[k].y;
-      if (CARRIES_INDEX) s_staged_position[staged[k]] = q[k];
+      if (DATA_KEY_WORDS == 2u) s_work[TILE + staged[k]] = key[k].y;
+      if (CARRIES_INDEX) s_work[DATA_KEY_WORDS * TILE + staged[k]] = q[k];
     }
   }
   // Orders the staging before the reads in place order, which take other invocations' keys.
@@ -185,8 +184,8 @@ void scatter_chunk(int side, uint to, uint b, uint n, uint c0, uint p, bool last
   // consecutive addresses within each digit's run.
   const uint valid = min(TILE, n - c0);
   for (uint at = gl_LocalInvocationIndex; at < valid; at += WG) {
-    const uvec2 k = uvec2(s_work[at], DATA_KEY_WORDS == 2u ? s_staged_high[at] : 0u);
-    const uint q = CARRIES_INDEX ? s_staged_position[at] : 0u, d = digit_of(k, p);
+    const uvec2 k = uvec2(s_work[at], DATA_KEY_WORDS == 2u ? s_work[TILE + at] : 0u);
+    const uint q = CARRIES_INDEX ? s_work[DATA_KEY_WORDS * TILE + at] : 0u, d = digit_of(k, p);
     const uint place = s_next[d] + at - s_tile_start[d];
     if (last) {
       store_sorted(b, place, k, q, copied_value(b, q));
