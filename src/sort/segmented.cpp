@@ -26,7 +26,7 @@ constexpr std::uint32_t kLargestTileBits = 12;
 // each to compile there, for no gain in speed.
 constexpr std::uint32_t kLargestSoftwareTileBits = 8;
 constexpr std::uint32_t kBinWorkgroup = 64;
-// The radix kernel's widest workgroup and most keys per invocation: chunks of up to 4,096 keys (docs/perf-notes.md#segmented-sorts).
+// The radix kernel's workgroup and keys per invocation: chunks of 4,096 keys on GPUs (docs/perf-notes.md#segmented-sorts).
 constexpr std::uint32_t kRadixWorkgroup = 512;
 constexpr std::uint32_t kRadixItems = 8;
 
@@ -64,35 +64,21 @@ TileShape tile_shape(const DeviceInfo& device, KeyType key_type, SegmentedOutput
   return s;
 }
 
-// The radix kernel's workgroup and keys per invocation in a chunk.
-struct RadixShape {
-  std::uint32_t workgroup = 0, items = 0;
-};
-
 // The radix kernel's shared words (radix.comp): the counters or the staged chunk (every word of its
 // elements), every pass's counts and two digit arrays.
-std::uint64_t radix_shared_bytes(const DeviceInfo& device, RadixShape shape, const SegmentedJob& job) {
-  const std::uint64_t tile = std::uint64_t{shape.workgroup} * shape.items, words = key_words(job.key_type);
+std::uint64_t radix_shared_bytes(const DeviceInfo& device, std::uint32_t wg, const SegmentedJob& job) {
+  const std::uint64_t tile = std::uint64_t{wg} * kRadixItems, words = key_words(job.key_type);
   const std::uint64_t staged = words + (carries_index(job.output) ? 1 : 0);
-  const std::uint64_t work = std::max<std::uint64_t>(std::uint64_t{radix_max_subgroups(device, shape.workgroup)} * 256, tile * staged);
+  const std::uint64_t work = std::max<std::uint64_t>(std::uint64_t{radix_max_subgroups(device, wg)} * 256, tile * staged);
   return (work + 4 * words * 256 + 3 * 256) * 4;
 }
 
-// The widest workgroup whose shared words fit, then the fewest keys per invocation (down to 2) that
-// keep two workgroups within the shared memory one may take, as on NVIDIA's SMs
-// (docs/perf-notes.md#shared-memory-budget): a chunk's barriers wait less with a second workgroup
-// beside it. (On CPU devices the subgroups' counters fill that budget alone: 8 keys stay.)
-RadixShape radix_shape(const DeviceInfo& device, const SegmentedJob& job) {
-  RadixShape shape{std::min(kRadixWorkgroup, max_invocations(device)), kRadixItems};
-  while (shape.workgroup > device.max_subgroup_size && radix_shared_bytes(device, shape, job) > device.shared_memory_bytes) {
-    shape.workgroup /= 2;
-  }
-  while (shape.items > 2 && radix_shared_bytes(device, shape, job) > device.shared_memory_bytes / 2) {
-    const RadixShape fewer{shape.workgroup, shape.items / 2};
-    if (radix_shared_bytes(device, fewer, job) >= radix_shared_bytes(device, shape, job)) break;
-    shape = fewer;
-  }
-  return shape;
+// The widest workgroup whose shared words fit. (Fewer keys per invocation, for a second workgroup
+// per SM, were slower: docs/perf-notes.md#segmented-sorts.)
+std::uint32_t radix_workgroup(const DeviceInfo& device, const SegmentedJob& job) {
+  std::uint32_t wg = std::min(kRadixWorkgroup, max_invocations(device));
+  while (wg > device.max_subgroup_size && radix_shared_bytes(device, wg, job) > device.shared_memory_bytes) wg /= 2;
+  return wg;
 }
 
 std::vector<std::uint32_t> data_constants(const SegmentedJob& job) {
@@ -127,9 +113,8 @@ const Pipeline& tile_pipeline(detail::ComputeDevice& device, const SegmentedJob&
 const Pipeline& radix_pipeline(detail::ComputeDevice& device, const SegmentedJob& job) {
   const DeviceInfo& info = device.info();
   std::vector<std::uint32_t> c = data_constants(job);
-  const RadixShape shape = radix_shape(info, job);
-  c[SEG_SC_WORKGROUP] = shape.workgroup;
-  c[SEG_ITEMS] = shape.items;
+  c[SEG_SC_WORKGROUP] = radix_workgroup(info, job);
+  c[SEG_ITEMS] = kRadixItems;
   c[SEG_MAX_SUBGROUPS] = radix_max_subgroups(info, c[SEG_SC_WORKGROUP]);
   c[SEG_BALLOT_WORDS] = info.max_subgroup_size <= 32 ? 1 : 4;
   return pipeline(device, {.shader = shaders::sort_segments_radix,

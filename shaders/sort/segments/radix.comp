@@ -48,7 +48,7 @@ const uint SIDE_WORDS = DATA_KEY_WORDS + (CARRIES_INDEX ? 1u : 0u);
 
 // Each subgroup's digit counters while ranking (radix_rank.glsl); then the chunk's elements,
 // staged in order of their places, one array per word (key words, then the position), so that
-// the counters and the staged words share one allocation (the host sizes ITEMS to keep it small).
+// the counters and the staged words share one allocation.
 const uint WORK_WORDS = MAX_SUBGROUPS * RADIX > TILE * SIDE_WORDS ? MAX_SUBGROUPS * RADIX : TILE * SIDE_WORDS;
 shared uint s_work[WORK_WORDS];
 shared uint s_tile_start[RADIX];            // a chunk's digit counts, then their exclusive prefix
