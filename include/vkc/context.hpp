@@ -281,6 +281,36 @@ class Buffer {
   std::uint64_t bytes_ = 0;
 };
 
+class PinnedBlocks;  // a Context's pinned memory (defined in the library's sources)
+
+/// Host memory that the device's copies read and write directly (pinned and mapped, from
+/// Context::allocate_pinned). The host sort functions move arrays that lie in it with the
+/// device's copies alone, without the staging copies that pageable memory needs
+/// (docs/perf-notes.md#host-path). Move-only; freed when destroyed, or when its Context is
+/// destroyed, whichever comes first (its memory is gone then).
+class PinnedMemory {
+ public:
+  PinnedMemory() = default;
+  PinnedMemory(PinnedMemory&& other) noexcept;
+  PinnedMemory& operator=(PinnedMemory&& other) noexcept;
+  PinnedMemory(const PinnedMemory&) = delete;
+  PinnedMemory& operator=(const PinnedMemory&) = delete;
+  ~PinnedMemory();
+
+  void* data() const { return data_; }
+  std::uint64_t bytes() const { return bytes_; }
+  explicit operator bool() const { return data_ != nullptr; }
+
+ private:
+  friend class Context;
+  PinnedMemory(std::shared_ptr<PinnedBlocks> owner, void* data, std::uint64_t bytes)
+      : owner_(std::move(owner)), data_(data), bytes_(bytes) {}
+  void release() noexcept;
+  std::shared_ptr<PinnedBlocks> owner_;
+  void* data_ = nullptr;
+  std::uint64_t bytes_ = 0;
+};
+
 /// An opaque handle to the command buffer that Context::run records, with the barriers the
 /// library places between its own commands. Its definition is not public: a Recorder is only
 /// passed on to the library's record functions that take one (nbody::Simulation::record_steps,
@@ -308,6 +338,10 @@ class Context {
   /// Throws Error naming the limit when `bytes` exceeds maxStorageBufferRange, the largest
   /// allocation, or the device-local heap.
   Buffer create_buffer(std::uint64_t bytes);
+
+  /// Pinned host memory of `bytes` bytes (PinnedMemory). Throws Error when the device cannot
+  /// give that much.
+  PinnedMemory allocate_pinned(std::uint64_t bytes);
 
   /// Host-to-device and device-to-host copies through the Context's staging buffers; both wait
   /// for the transfer to finish. Ranges must lie inside the buffer.

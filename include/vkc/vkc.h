@@ -171,6 +171,13 @@ VKC_API void vkc_context_destroy(vkc_context* context);
 VKC_API vkc_status vkc_context_get_device_info(vkc_context* context, vkc_device_info* info, size_t info_size);
 /* Frees the device and staging memory the context keeps between sorts. */
 VKC_API vkc_status vkc_context_release_cached_memory(vkc_context* context);
+/* Pinned host memory of `bytes` bytes (at least 1) that the device copies to and from directly:
+   the sort functions move arrays that lie in it without the staging copies that other memory
+   takes. *data is set to its first byte. Freed by vkc_pinned_free, or with the context (its memory
+   is gone then). A context made with a device list pins it for its first device. */
+VKC_API vkc_status vkc_pinned_alloc(vkc_context* context, uint64_t bytes, void** data);
+/* Frees what vkc_pinned_alloc gave; NULL does nothing. */
+VKC_API vkc_status vkc_pinned_free(vkc_context* context, void* data);
 /* Calls `sink` once per validation message emitted since the last call, then forgets them
  * (`sink` NULL: forgets them). The sink runs after the context is unlocked: it may call vkc. */
 typedef void (*vkc_message_fn)(void* user, const char* message);

@@ -147,7 +147,14 @@ class Context:
         Raises RuntimeError while another thread is in a call on it. Closing twice does nothing.
         """
     def release_cached_memory(self) -> None:
-        """Frees the device and staging memory the context keeps between sorts."""
+        """Frees the device and staging memory the context keeps between sorts, and its idle
+        pinned blocks.
+        """
+    def empty_pinned(self, shape: Union[int, Sequence[int]], dtype: Any = ...) -> np.ndarray:
+        """A new, uninitialized NumPy array in pinned host memory of this context, which sorts
+        read and write with the device's copies alone (no staging copies). The memory goes
+        back to the context's pool when the array and its views are gone.
+        """
     def take_validation_messages(self) -> List[str]:
         """The validation layer's messages since the last call (then forgets them); always
         empty unless validation is on.

@@ -198,6 +198,8 @@ _SIGNATURES = {
     "vkc_context_destroy": (None, [_handle]),
     "vkc_context_get_device_info": (_status, [_handle, POINTER(DeviceInfoStruct), c_size_t]),
     "vkc_context_release_cached_memory": (_status, [_handle]),
+    "vkc_pinned_alloc": (_status, [_handle, _u64, POINTER(c_void_p)]),
+    "vkc_pinned_free": (_status, [_handle, c_void_p]),
     "vkc_context_take_validation_messages": (_status, [_handle, MESSAGE_FN, c_void_p]),
     # sort options
     "vkc_sort_options_create": (_status, [POINTER(_handle)]),

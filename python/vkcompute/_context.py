@@ -13,6 +13,7 @@ from typing import List, Optional
 
 from . import _capi
 from ._capi import DeviceInfoStruct, DevicePciStruct, check, lib, missing_functions, require
+from ._pinned import PinnedPool
 
 __all__ = ["Context", "DeviceInfo", "PciInfo", "devices", "default_context", "choose_device"]
 
@@ -250,6 +251,8 @@ class Context(Handle):
         finally:
             lib.vkc_context_options_destroy(options)
         self._cancel_check_min_elements = cancel_check_min_elements(self.device)
+        self._pinned = PinnedPool(self)
+        self._pinned_ok = not {"vkc_pinned_alloc", "vkc_pinned_free"} & missing_functions
 
     @property
     def closed(self) -> bool:
@@ -260,7 +263,13 @@ class Context(Handle):
         Raises RuntimeError while another thread is in a call on it. Closing twice does nothing."""
         for sim in list(self._simulations):
             sim.close()
-        self._close_handle(lib.vkc_context_destroy)
+        self._close_handle(self._destroy_when_unpinned)
+
+    def _destroy_when_unpinned(self, handle) -> None:
+        # Arrays still in pinned memory that the context gave (empty_pinned, sort results) keep
+        # it until the last of them is collected; it takes no calls meanwhile.
+        if not self._pinned.close_when_returned(handle):
+            lib.vkc_context_destroy(handle)
 
     def __enter__(self) -> "Context":
         return self
@@ -284,8 +293,21 @@ class Context(Handle):
         return DeviceInfo._from_struct(info)
 
     def release_cached_memory(self) -> None:
-        """Frees the device and staging memory the context keeps between sorts."""
+        """Frees the device and staging memory the context keeps between sorts, and its idle
+        pinned blocks."""
         self._call(lib.vkc_context_release_cached_memory)
+        if self._pinned_ok:
+            self._pinned.release_idle()
+
+    def empty_pinned(self, shape, dtype=float) -> "np.ndarray":
+        """A new, uninitialized NumPy array in pinned host memory of this context, which sorts
+        read and write with the device's copies alone (no staging copies). The memory goes
+        back to the context's pool when the array and its views are gone."""
+        import numpy as np
+
+        if not self._pinned_ok:
+            raise NotImplementedError("empty_pinned needs a libvkcompute with vkc_pinned_alloc")
+        return self._pinned.empty(shape, dtype)
 
     def take_validation_messages(self) -> List[str]:
         """The validation layer's messages since the last call (then forgets them); always

@@ -11,6 +11,7 @@ from ._arrays import AxisError, Kind, as_host_array, as_writable_array, key_plan
 from ._calls import ALGORITHMS, AUTO, BITONIC, BITONIC_TRANSPOSE, RADIX, invoke
 from ._capi import lib, require
 from ._context import default_context
+from ._pinned import result_array
 
 __all__ = ["sort", "argsort", "sort_pairs"]
 
@@ -216,7 +217,7 @@ def sort(a, axis=-1, kind=None, *, stable=None, descending=False, begin_bit=0, e
     elif private:
         sorted_keys = keys  # sorted in place: it is our own copy
     else:
-        sorted_keys = np.empty(n, dtype)
+        sorted_keys = result_array(context or default_context(), n, dtype)
     invoke(context or default_context(), lib.vkc_sort_to, (plan.key_type, _ptr(keys), _ptr(sorted_keys), n),
            n, algorithm, descending, progress, bits)
     if direct:
@@ -232,7 +233,7 @@ def sort(a, axis=-1, kind=None, *, stable=None, descending=False, begin_bit=0, e
 def _argsort_flat(flat, plan, n, algorithm, descending, progress, context, bits):
     """The stable permutation of the 1-D `flat`, as a new np.intp array."""
     keys, _ = _keys_for_library(flat, plan)
-    indices = np.empty(n, np.intp)
+    indices = result_array(context or default_context(), n, np.intp)
     function = lib.vkc_argsort64 if _INTP_IS_64 else lib.vkc_argsort
     invoke(context or default_context(), function, (plan.key_type, _ptr(keys), n, _ptr(indices)),
            n, algorithm, descending, progress, bits)

@@ -106,6 +106,26 @@ vkc_status vkc_context_release_cached_memory(vkc_context* context) {
   });
 }
 
+vkc_status vkc_pinned_alloc(vkc_context* context, uint64_t bytes, void** data) {
+  return guarded("vkc_pinned_alloc", [&] {
+    require_pointer(context, "context");
+    require_pointer(data, "data");
+    const auto held = lock(*context);
+    vkc::PinnedMemory memory = context->context.allocate_pinned(bytes);
+    *data = memory.data();
+    context->pinned.emplace(memory.data(), std::move(memory));
+  });
+}
+
+vkc_status vkc_pinned_free(vkc_context* context, void* data) {
+  return guarded("vkc_pinned_free", [&] {
+    require_pointer(context, "context");
+    if (!data) return;
+    const auto held = lock(*context);
+    if (context->pinned.erase(data) == 0) invalid("data: not memory that vkc_pinned_alloc gave this context");
+  });
+}
+
 vkc_status vkc_context_take_validation_messages(vkc_context* context, vkc_message_fn sink, void* user) {
   return guarded("vkc_context_take_validation_messages", [&] {
     require_pointer(context, "context");

@@ -1,6 +1,7 @@
 // What the C ABI's opaque handles hold, shared by the files that implement their functions.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -27,6 +28,7 @@ struct vkc_context {
   std::unique_ptr<vkc::DeviceSet> devices;  // a device list's devices, else none
   std::unique_ptr<vkc::Context> own;        // the one device, without a device list
   vkc::Context& context;                    // the one device, or the list's first
+  std::map<void*, vkc::PinnedMemory> pinned;  // vkc_pinned_alloc's, freed before the devices
 
   /// Calls f(Context&) for every device.
   template <class F>

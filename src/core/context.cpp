@@ -221,6 +221,7 @@ Context::State::~State() {
     if (!adopted) vkDeviceWaitIdle(device);
     attachments.clear();
     transfers_.reset();  // waits for its own copies
+    if (pinned) pinned->free_all();  // a PinnedMemory that outlives the Context frees nothing
     cache_file.save(core.pipelines.compiled() != 0);
     cache_file.close();
     core.pipelines.clear();

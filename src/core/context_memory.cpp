@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "core/state.hpp"
 
@@ -55,6 +56,39 @@ void Context::State::release_cached_memory() {
 }
 
 Buffer Context::create_buffer(std::uint64_t bytes) { return detail::create_device_buffer(state_->device(), bytes); }
+
+PinnedBlocks& Context::State::pinned_blocks() {
+  if (!pinned) pinned = std::make_shared<PinnedBlocks>(device());
+  return *pinned;
+}
+
+PinnedMemory Context::allocate_pinned(std::uint64_t bytes) {
+  PinnedBlocks& blocks = state_->pinned_blocks();
+  void* data = blocks.allocate(bytes);
+  return PinnedMemory(state_->pinned, data, bytes);
+}
+
+PinnedMemory::PinnedMemory(PinnedMemory&& other) noexcept
+    : owner_(std::move(other.owner_)), data_(std::exchange(other.data_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+
+PinnedMemory& PinnedMemory::operator=(PinnedMemory&& other) noexcept {
+  if (this != &other) {
+    release();
+    owner_ = std::move(other.owner_);
+    data_ = std::exchange(other.data_, nullptr);
+    bytes_ = std::exchange(other.bytes_, 0);
+  }
+  return *this;
+}
+
+PinnedMemory::~PinnedMemory() { release(); }
+
+void PinnedMemory::release() noexcept {
+  if (owner_ && data_) owner_->free(data_);
+  owner_.reset();
+  data_ = nullptr;
+  bytes_ = 0;
+}
 
 void Context::upload(const Buffer& dst, const void* src, std::uint64_t bytes, std::uint64_t dst_offset) {
   detail::check_buffer_range(dst, dst_offset, bytes, "upload");

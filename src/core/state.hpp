@@ -15,6 +15,7 @@
 #include "core/access.hpp"
 #include "core/device.hpp"
 #include "core/pipeline.hpp"
+#include "core/pinned.hpp"
 #include "core/pipeline_cache_file.hpp"
 #include "core/queue.hpp"
 #include "core/recorder.hpp"
@@ -66,6 +67,7 @@ struct Context::State {
   /// ContextOptions::device_memory_limit resolved (an adopted device's: the option alone); 0: none.
   std::uint64_t memory_limit = 0;
   std::unique_ptr<detail::TransferEngine> transfers_;  // made on first use: see transfers()
+  std::shared_ptr<PinnedBlocks> pinned;  // made on first use; shared with each PinnedMemory
   std::unique_ptr<Recorder> recorder;  // live between begin_commands() and submit_and_wait()
   std::map<std::type_index, std::unique_ptr<detail::Attachment>> attachments;
 
@@ -75,6 +77,7 @@ struct Context::State {
   detail::TimelineQueue& transfer_queue() { return transfer_only ? *transfer_only : *compute; }
   /// The transfer engine, made with the options' threads and chunk size on first use.
   detail::TransferEngine& transfers();
+  PinnedBlocks& pinned_blocks();
   /// The most bytes the convenient sort functions may hold on the device together: memory_limit,
   /// else nine tenths of the largest device-local heap.
   std::uint64_t device_memory_limit() const;

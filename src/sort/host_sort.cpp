@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -33,10 +34,23 @@ bool imports_host_memory(const detail::ContextState& s) {
   return s.device().can_import_host_memory && s.host_transfer.path == HostPath::imported;
 }
 
-// The arrays of a host sort imported for the device's copies: all of them, or none.
-class ImportedArrays {
+// Where the arrays of a host sort lie for the device's own copies: in memory the Context pinned
+// (PinnedMemory), in the caller's memory imported (HostPath::imported: all of them, or none), or
+// nowhere (staged).
+class DirectArrays {
  public:
   static constexpr std::size_t kArrays = 2;
+
+  // The arrays, each way, that lie in the Context's pinned memory.
+  void find_pinned(const PinnedBlocks& blocks, std::span<const HostArray* const, kArrays> arrays,
+                   std::span<const std::uint64_t, kArrays> bytes) {
+    for (std::size_t i = 0; i < kArrays; ++i) {
+      if (!arrays[i]) continue;
+      const HostArray& a = *arrays[i];
+      if (a.read && a.memory_in) in_[i] = blocks.find(a.memory_in, bytes[i]);
+      if (a.write && a.memory_out) out_[i] = blocks.find(a.memory_out, bytes[i]);
+    }
+  }
 
   // Imports where each array comes from and goes to; false (keeping nothing) when one cannot be.
   bool import(detail::TransferEngine& engine, std::span<const HostArray* const, kArrays> arrays,
@@ -53,14 +67,19 @@ class ImportedArrays {
     }
     return true;
   }
-  const detail::ImportedMemory* in(std::size_t i) const { return in_[i]; }
-  const detail::ImportedMemory* out(std::size_t i) const { return out_[i]; }
+  const std::optional<detail::PinnedRange>& in(std::size_t i) const { return in_[i]; }
+  const std::optional<detail::PinnedRange>& out(std::size_t i) const { return out_[i]; }
+  bool any() const {
+    return std::any_of(in_.begin(), in_.end(), [](const auto& r) { return r.has_value(); }) ||
+           std::any_of(out_.begin(), out_.end(), [](const auto& r) { return r.has_value(); });
+  }
 
  private:
-  const detail::ImportedMemory* pin(detail::TransferEngine& engine, const void* memory, std::uint64_t bytes) {
-    if (!memory) return nullptr;
+  std::optional<detail::PinnedRange> pin(detail::TransferEngine& engine, const void* memory, std::uint64_t bytes) {
+    if (!memory) return std::nullopt;
     owned_.push_back(engine.import(memory, bytes));
-    return owned_.back().get();
+    if (!owned_.back()) return std::nullopt;
+    return detail::PinnedRange{owned_.back()->buffer(), owned_.back()->offset()};
   }
   bool forget() {
     owned_.clear();
@@ -69,7 +88,7 @@ class ImportedArrays {
     return false;
   }
   std::vector<std::unique_ptr<detail::ImportedMemory>> owned_;
-  std::array<const detail::ImportedMemory*, kArrays> in_{}, out_{};
+  std::array<std::optional<detail::PinnedRange>, kArrays> in_{}, out_{};
 };
 
 }  // namespace
@@ -105,8 +124,10 @@ class InCoreSort {
   }
 
   void run() {
-    ImportedArrays imported;
-    if (imports_host_memory(state_) && imported.import(engine_, arrays_, sizes_)) return through(imported);
+    DirectArrays direct;
+    if (imports_host_memory(state_)) direct.import(engine_, arrays_, sizes_);
+    if (!direct.any() && state_.pinned) direct.find_pinned(*state_.pinned, arrays_, sizes_);
+    if (direct.any()) return through(direct);
     // The second array's place in a staging buffer, aligned for the copy.
     const std::uint64_t second = (sizes_[0] + 255) / 256 * 256;
     if (second + sizes_[1] <= std::min(kOneSubmissionBytes, engine_.chunk_bytes())) return in_one_submission(second);
@@ -123,20 +144,29 @@ class InCoreSort {
     record_planned(target_, r, planned_, SortBuffers{{buffers_[0]}, {buffers_[1]}, {temporary_}});
   }
 
-  // Imported arrays: copies in, sort and copies out in one submission.
-  void through(const ImportedArrays& imported) {
+  // Arrays that the device copies directly (pinned or imported) move in the sort's own
+  // submission; any others through the staging lanes, before and after it.
+  void through(const DirectArrays& direct) {
+    std::vector<detail::UploadPart> up;
+    std::vector<detail::DownloadPart> down;
+    std::uint64_t direct_bytes = 0;
+    for (std::size_t i = 0; i < 2; ++i) {
+      if (reads(i) && !direct.in(i)) up.push_back({arrays_[i]->read, buffers_[i], 0, sizes_[i]});
+      if (writes(i) && !direct.out(i)) down.push_back({buffers_[i], 0, sizes_[i], arrays_[i]->write});
+      direct_bytes += (direct.in(i) ? sizes_[i] : 0) + (direct.out(i) ? sizes_[i] : 0);
+    }
+    if (!up.empty()) state_.uploaded = engine_.upload(up);
     ctx_.run([&](Recorder& r) {
       for (std::size_t i = 0; i < 2; ++i) {
-        if (const auto* m = imported.in(i)) r.copy_buffer(m->buffer(), buffers_[i], {m->offset(), 0, sizes_[i]});
+        if (const auto& m = direct.in(i)) r.copy_buffer(m->buffer, buffers_[i], {m->offset, 0, sizes_[i]});
       }
       record_sort(r);
       for (std::size_t i = 0; i < 2; ++i) {
-        if (const auto* m = imported.out(i)) r.copy_buffer(buffers_[i], m->buffer(), {0, m->offset(), sizes_[i]});
+        if (const auto& m = direct.out(i)) r.copy_buffer(buffers_[i], m->buffer, {0, m->offset, sizes_[i]});
       }
     });
-    for (std::size_t i = 0; i < 2; ++i) {
-      engine_.count_imported((imported.in(i) ? sizes_[i] : 0) + (imported.out(i) ? sizes_[i] : 0));
-    }
+    if (!down.empty()) engine_.download(down, state_.compute->last());
+    engine_.count_imported(direct_bytes);
   }
 
   // Small arrays make the round trip inside the sort's own submission through one staging
@@ -179,10 +209,10 @@ class InCoreSort {
   detail::ContextState& state_;
   detail::TransferEngine& engine_;
   const PlannedSort& planned_;
-  const HostArray* arrays_[ImportedArrays::kArrays];
-  std::uint64_t sizes_[ImportedArrays::kArrays];
+  const HostArray* arrays_[DirectArrays::kArrays];
+  std::uint64_t sizes_[DirectArrays::kArrays];
   const SortDevice target_;
-  VkBuffer buffers_[ImportedArrays::kArrays]{};
+  VkBuffer buffers_[DirectArrays::kArrays]{};
   VkBuffer temporary_ = VK_NULL_HANDLE;
   bool index_values_ = false;
   std::uint64_t index_base_ = 0;

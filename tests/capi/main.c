@@ -14,6 +14,7 @@ void case_bad_arguments(void);
 void case_every_key_type(void);
 void case_every_algorithm(void);
 void case_sort_to(void);
+void case_pinned_memory(void);
 void case_pairs(void);
 void case_argsort_stability(void);
 void case_nan_and_zeros(void);
@@ -46,6 +47,7 @@ static const struct {
     {"EveryKeyType", case_every_key_type},
     {"EveryAlgorithm", case_every_algorithm},
     {"SortTo", case_sort_to},
+    {"PinnedMemory", case_pinned_memory},
     {"Pairs", case_pairs},
     {"ArgsortStability", case_argsort_stability},
     {"NaNAndZeros", case_nan_and_zeros},

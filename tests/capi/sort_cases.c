@@ -107,6 +107,34 @@ void case_sort_to(void) {
   CHECK_OK(vkc_sort_to(context, VKC_KEY_U32, NULL, NULL, 0, NULL));
 }
 
+/* Pinned memory as input, output and both (sorted in place), then freed; freeing a pointer the
+ * context did not give fails, NULL does nothing. */
+void case_pinned_memory(void) {
+  vkc_context* context = test_context();
+  const size_t n = 100003, bytes = n * sizeof(uint32_t);
+  uint32_t* input = checked_malloc(bytes);
+  uint32_t* sorted = checked_malloc(bytes);
+  void* pinned = NULL;
+  fill_keys(VKC_KEY_U32, input, n, 7, 0);
+  CHECK_OK(vkc_pinned_alloc(context, bytes, &pinned));
+  CHECK(pinned != NULL);
+  CHECK_OK(vkc_sort_to(context, VKC_KEY_U32, input, pinned, n, NULL));
+  CHECK(expect_sorted(VKC_KEY_U32, input, pinned, n, 0, "vkc_sort_to into pinned memory"));
+  memcpy(pinned, input, bytes);
+  CHECK_OK(vkc_sort_to(context, VKC_KEY_U32, pinned, sorted, n, NULL));
+  CHECK(expect_sorted(VKC_KEY_U32, input, sorted, n, 0, "vkc_sort_to from pinned memory"));
+  CHECK_OK(vkc_sort(context, VKC_KEY_U32, pinned, n, NULL));
+  CHECK(expect_sorted(VKC_KEY_U32, input, pinned, n, 0, "vkc_sort in pinned memory"));
+  CHECK_OK(vkc_pinned_free(context, pinned));
+  CHECK_FAILS(vkc_pinned_free(context, pinned), VKC_ERROR_INVALID_ARGUMENT, "vkc_pinned_free");
+  CHECK_FAILS(vkc_pinned_free(context, input), VKC_ERROR_INVALID_ARGUMENT, "vkc_pinned_free");
+  CHECK_OK(vkc_pinned_free(context, NULL));
+  CHECK_FAILS(vkc_pinned_alloc(NULL, 4, &pinned), VKC_ERROR_INVALID_ARGUMENT, "vkc_pinned_alloc");
+  CHECK_FAILS(vkc_pinned_alloc(context, 4, NULL), VKC_ERROR_INVALID_ARGUMENT, "vkc_pinned_alloc");
+  free(input);
+  free(sorted);
+}
+
 /* Values are the keys' input positions, so each output pair can be traced to its input. */
 static void fill_positions(vkc_value_type type, void* values, size_t count) {
   for (size_t i = 0; i < count; ++i) {

@@ -67,6 +67,56 @@ TEST_F(HostPathTest, CallsOfGrowingShrinkingAndMixedKindsOnOneContextAreEachCorr
   expect_sorts<std::int64_t>(c, 1);
 }
 
+// Arrays in the Context's pinned memory are copied by the device alone, each way on its own:
+// in place, from pinned into pageable memory and back, pairs and argsort, and a range that
+// starts inside a block; nothing of them is staged, and pageable arrays still are.
+TEST_F(HostPathTest, PinnedArraysMoveWithoutStagingEitherWay) {
+  Context& c = own({});
+  constexpr std::size_t n = 300007;  // past the one-submission size: the lanes' path otherwise
+  auto rng = rng_for_current_test();
+  const auto input = make_keys<std::uint32_t>(n, Dist::uniform, rng);
+  PinnedMemory pinned = c.allocate_pinned((n + 16) * sizeof(std::uint32_t));
+  auto* keys = static_cast<std::uint32_t*>(pinned.data()) + 16;  // inside the block, not at its start
+  std::copy(input.begin(), input.end(), keys);
+  const HostTransferStats before = c.host_transfer_stats();
+  sort(c, std::span(keys, n));
+  EXPECT_TRUE(keys_sorted(input, std::vector<std::uint32_t>(keys, keys + n), SortOrder::ascending));
+  const HostTransferStats in_place = c.host_transfer_stats();
+  EXPECT_EQ(in_place.staged_bytes, before.staged_bytes);
+  EXPECT_EQ(in_place.imported_bytes - before.imported_bytes, 2 * n * sizeof(std::uint32_t));
+
+  std::vector<std::uint32_t> pageable(n);
+  sort_to(c, KeyType::u32, input.data(), keys, n, {.order = SortOrder::descending});  // pageable in, pinned out
+  EXPECT_TRUE(keys_sorted(input, std::vector<std::uint32_t>(keys, keys + n), SortOrder::descending));
+  sort_to(c, KeyType::u32, keys, pageable.data(), n, {});  // pinned in, pageable out
+  EXPECT_TRUE(keys_sorted(input, pageable, SortOrder::ascending));
+  const HostTransferStats mixed = c.host_transfer_stats();
+  EXPECT_EQ(mixed.staged_bytes - in_place.staged_bytes, 2 * n * sizeof(std::uint32_t));
+  EXPECT_EQ(mixed.imported_bytes - in_place.imported_bytes, 2 * n * sizeof(std::uint32_t));
+
+  std::copy(input.begin(), input.end(), keys);
+  PinnedMemory indices = c.allocate_pinned(n * sizeof(std::uint64_t));
+  argsort64_to(c, KeyType::u32, keys, static_cast<std::uint64_t*>(indices.data()), n, {});
+  const auto* order = static_cast<const std::uint64_t*>(indices.data());
+  EXPECT_TRUE(permutation_sorts(input, std::vector<std::uint32_t>(order, order + n), SortOrder::ascending, true));
+  std::vector<std::uint32_t> values(n);
+  for (std::uint32_t i = 0; i < n; ++i) values[i] = value_for<std::uint32_t>(i);
+  sort_pairs(c, std::span(keys, n), std::span(values));  // pinned keys, pageable values
+  EXPECT_TRUE(pairs_sorted(input, std::vector<std::uint32_t>(keys, keys + n), values, SortOrder::ascending, true));
+  EXPECT_FALSE(PinnedMemory{});
+}
+
+TEST_F(HostPathTest, PinnedMemoryThatOutlivesItsContextFreesNothing) {
+  PinnedMemory kept;
+  {
+    Context& c = own({});
+    kept = c.allocate_pinned(1000);
+    std::memset(kept.data(), 0, 1000);
+    own_.reset();  // frees the block with the device
+  }
+  EXPECT_TRUE(kept);  // its destructor must not touch the device that is gone
+}
+
 TEST_F(HostPathTest, ASmallSortAfterALargeOneSeesOnlyItsOwnKeys) {
   Context& c = ctx();
   std::vector<std::uint32_t> large(150000, 7u);  // every stale word a 7 the small sort would show
