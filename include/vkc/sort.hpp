@@ -22,6 +22,9 @@
 // passes, u64 keys below 2^32 four, keys that are all equal none. The GPU decides, in the
 // recorded API too. Where an odd number of passes would run, one of the skipped passes copies
 // the keys instead (a read and a write at copy speed), so the result ends in the caller's buffer.
+// 8-bit keys sorted alone (no values, no bit range) take no pass where the device has 8- and
+// 16-bit storage (DeviceInfo::narrow_storage): the digit counts are the output, written into the
+// caller's buffer, so the keys are read once and written once.
 // No bit range is needed for keys whose high bits are zero; SortOptions::begin_bit and end_bit
 // sort by part of a key that is not.
 //

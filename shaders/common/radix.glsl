@@ -44,7 +44,8 @@
 // (8- and 16-bit storage; the including shader declares KEY_BITS and EXPONENT): the ordered form
 // lies in the low KEY_BITS bits (KEY_WORDS is 1). The host records two passes for both widths: an
 // 8-bit key's second digit is zero, so that pass is skipped, or copies the first one's result
-// back to the caller's buffers (radix_prepare.glsl needs an even count of passes).
+// back to the caller's buffers (radix_prepare.glsl needs an even count of passes). 8-bit keys
+// sorted alone take no pass: sort/radix/fill_narrow writes them from pass 0's digit offsets.
 uvec2 to_ordered_key(uvec2 raw) { return uvec2(to_ordered_narrow(raw.x, KEY_BITS, KEY_KIND, EXPONENT, DESCENDING), 0u); }
 
 uvec2 from_ordered_key(uvec2 ordered) {

@@ -119,4 +119,10 @@ VKC_CONST PAIR_ROLE_FROM_PAIRS = 2u;  // pairs to planar (the last pass)
 #define RADIX_ORDER_DOUBLES_DESCENDING 1
 #define RADIX_ORDER_DOUBLES_CONSTANTS 2
 
+#define RADIX_FILL_TILE_WORDS 1  // output words per workgroup: the scatter's tile of keys, 4 a word
+#define RADIX_FILL_KEY_KIND 2
+#define RADIX_FILL_DESCENDING 3
+#define RADIX_FILL_EXPONENT 4    // to_ordered_narrow's (0 for integers)
+#define RADIX_FILL_CONSTANTS 5
+
 #endif

@@ -136,6 +136,7 @@ void Recorder::dispatch(const Pipeline& pipeline, std::span<const Binding> bindi
   const auto uses = uses_of(bindings);
   prepare(uses);
   bind(pipeline, bindings, push, push_bytes);
+  dispatched_.push_back(pipeline.desc().shader.name);
   if (!dry()) vkCmdDispatch(commands_, grid.x, grid.y, 1);
 }
 
@@ -146,6 +147,7 @@ void Recorder::dispatch_indirect(const Pipeline& pipeline, std::span<const Bindi
                   false, VK_ACCESS_INDIRECT_COMMAND_READ_BIT});
   prepare(uses);
   bind(pipeline, bindings, push, push_bytes);
+  dispatched_.push_back(pipeline.desc().shader.name);
   if (!dry()) vkCmdDispatchIndirect(commands_, args, offset);
 }
 

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <span>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -91,6 +92,8 @@ class Recorder {
 
   /// Pipeline barriers recorded so far (for tests of the hazard tracking).
   std::uint32_t barriers_recorded() const { return barriers_; }
+  /// The shader of each dispatch recorded so far, in order (for tests of what an operation records).
+  const std::vector<std::string_view>& shaders_dispatched() const { return dispatched_; }
 
  private:
   /// Bytes [begin, end) of a buffer.
@@ -128,6 +131,7 @@ class Recorder {
   VkCommandBuffer commands_;
   std::unordered_map<VkBuffer, Tracked> tracked_;
   std::uint32_t barriers_ = 0;
+  std::vector<std::string_view> dispatched_;
 };
 
 /// A pool of GPU timestamps, read back in nanoseconds.

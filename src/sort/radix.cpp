@@ -7,8 +7,9 @@
 // temporary ones (B). A tile's global digit offsets come from a decoupled look-back (workgroups
 // wait on earlier tiles: it needs forward progress) or from reduce-then-scan (an upsweep counts
 // each tile's digits and scan_tiles turns them into offsets; pass 0's tile counts come from the
-// histogram). What is chosen per device class lives in radix_tuning.cpp; this file plans the
-// temporary storage and records.
+// histogram). 8-bit keys sorted alone take no pass: the histogram's digit offsets are the output,
+// which one dispatch writes (fill_narrow.comp). What is chosen per device class lives in
+// radix_tuning.cpp; this file plans the temporary storage and records.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -50,6 +51,13 @@ constexpr std::uint64_t align_up(std::uint64_t x) { return (x + kAlign - 1) / kA
 
 // 32-bit words of a value (0 without values), as the kernels count them.
 std::uint32_t words_of(ValueType value) { return static_cast<std::uint32_t>(value_bytes(value) / 4); }
+
+// 8-bit keys alone over the whole key: a key's one digit holds every bit of it, and equal keys are
+// indistinguishable, so the histogram's digit offsets are the output (fill_narrow.comp).
+bool fills_by_counts(const SortDesc& desc) {
+  return key_bits(desc.key_type) == 8 && desc.value_type == ValueType::none &&
+         !range_words(desc.key_type, desc.options).cuts();
+}
 
 // Doubles are sorted as the unsigned integers of their ordered form (the histogram makes it,
 // order_doubles undoes it), so that every 64-bit key moves one word at a time (SPLIT_KEY).
@@ -136,6 +144,7 @@ class RadixPlan final : public SortPlan {
         narrow_(is_narrow(desc.key_type)),
         passes_(narrow_ ? 2 : 4 * key_words_),  // see RADIX_NARROW_KEYS in radix.glsl
         range_(range_words(desc.key_type, desc.options)),  // push constants range_low, range_high (radix.glsl)
+        fills_(fills_by_counts(desc)),
         max_subgroups_(radix_max_subgroups(device, policy_.tile.workgroup)),
         storage_(storage_layout(policy_, desc.key_type, value_words_, desc.max_count)),
         temporary_bytes_(temporary_bytes_up_to(device, desc, storage_.total, edit)) {}
@@ -161,6 +170,11 @@ class RadixPlan final : public SortPlan {
     }
     for (std::size_t i = 0; i < jobs.size(); ++i) {
       record_histogram(ctx, r, sorts[i].inner, sorts[i].b, sorts[i].whole, !doubles ? 0u : jobs[i].descending() ? 2u : 1u);
+    }
+    if (fills_) {
+      if (policy_.passes_recorded == 0) return;
+      for (const Recorded& s : sorts) record_fill(ctx, r, s.inner, s.b);
+      return;
     }
     for (std::uint32_t pass = 0; pass < passes_ && pass < policy_.passes_recorded; ++pass) {
       for (const Recorded& s : sorts) record_pass(ctx, r, s.inner, s.b, s.whole, pass);
@@ -220,11 +234,12 @@ class RadixPlan final : public SortPlan {
   // indirect dispatches below (no workgroups for a pass whose digit every key shares). For
   // reduce-then-scan it reads the keys in the scatter's tiles and counts pass 0's per tile.
   // `doubles` (1 ascending, 2 descending; 0 for other keys): the histogram turns the keys into
-  // their ordered form in place as it reads them.
+  // their ordered form in place as it reads them. A sort that fills (fills_by_counts) has no tile
+  // tables: it needs the digit offsets alone.
   void record_histogram(detail::ComputeDevice& ctx, Recorder& r, const Job& job, const Bindings& b, const WholeStores& whole,
                         std::uint32_t doubles) const {
     const RadixHistogramPolicy& h = policy_.histogram;
-    const bool tile_table = !policy_.lookback;
+    const bool tile_table = !policy_.lookback && !fills_;
     const std::uint32_t wg = tile_table ? policy_.tile.workgroup : streaming_workgroup_size(device_);
     const std::uint32_t items = tile_table ? policy_.tile.items : h.items;
     // 16-byte loads need the keys at a 16-byte offset, whole vectors per invocation, and chunks
@@ -255,7 +270,7 @@ class RadixPlan final : public SortPlan {
     const Grid grid = grid_for(device_, storage_.tiles);
     layout::HistogramPush push{};
     push.max_count = count32(job);
-    push.table_words = static_cast<std::uint32_t>(policy_.lookback ? storage_.tiles * RADIX : 0);
+    push.table_words = static_cast<std::uint32_t>(policy_.lookback && !fills_ ? storage_.tiles * RADIX : 0);
     push.grid_x = grid.x;
     push.grid_y = grid.y;
     push.tiles = static_cast<std::uint32_t>(storage_.tiles);
@@ -387,6 +402,27 @@ class RadixPlan final : public SortPlan {
     dispatch_pass(r, pipe, bindings, push, b, layout::STATE_SCAN_DISPATCH + 3 * push.pass);
   }
 
+  // Writes a sort's output from pass 0's digit offsets (fill_narrow.comp), a workgroup per tile of
+  // the scatter, over pass 0's grid: prepare gives it none where every key has the same digit (the
+  // keys are sorted already) or the counts do not add up (the keys stay as they were, as when no
+  // pass runs).
+  void record_fill(detail::ComputeDevice& ctx, Recorder& r, const Job& job, const Bindings& b) const {
+    std::vector<std::uint32_t> c(RADIX_FILL_CONSTANTS);
+    c[RADIX_SC_WORKGROUP] = policy_.tile.workgroup;
+    c[RADIX_FILL_TILE_WORDS] = static_cast<std::uint32_t>(groups_for(policy_.tile.keys(), 4));
+    c[RADIX_FILL_KEY_KIND] = key_kind(job.key_type);
+    c[RADIX_FILL_DESCENDING] = job.descending();
+    with_key_type(job.key_type, [&](auto row) { c[RADIX_FILL_EXPONENT] = static_cast<std::uint32_t>(row.exponent); });
+    const Pipeline& pipe = pipeline(ctx, {.shader = shaders::sort_radix_fill_narrow,
+                                          .specialization = std::move(c),
+                                          .bindings = 3,
+                                          .push_bytes = 4});
+    const Binding bindings[] = {b.count, {b.keys_a.buffer, Access::write, b.keys_a.offset, b.keys_a.range},
+                                {b.state.buffer, Access::read, b.state.offset, b.state.range}};
+    const std::uint32_t push = count32(job);
+    r.dispatch_indirect(pipe, bindings, &push, sizeof push, b.state.buffer, b.state.offset + layout::STATE_DISPATCH * 4);
+  }
+
   // Turns the keys of a double sort back from their ordered form in place (order_doubles.comp).
   void record_unorder_doubles(detail::ComputeDevice& ctx, Recorder& r, const Job& job) const {
     const std::uint32_t wg = streaming_workgroup_size(device_);
@@ -410,6 +446,7 @@ class RadixPlan final : public SortPlan {
   bool narrow_;  // 8- or 16-bit keys, kept as such (the RADIX_NARROW_KEYS shaders)
   std::uint32_t passes_;
   RangeWords range_;
+  bool fills_;  // the histogram, then the fill, and no pass (fills_by_counts)
   std::uint32_t max_subgroups_;
   StorageLayout storage_;
   std::uint64_t temporary_bytes_;
