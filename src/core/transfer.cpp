@@ -165,16 +165,10 @@ void TransferEngine::upload_lane(unsigned lane_index, unsigned lanes_used, std::
     const UploadPart& part = parts[chunk.part];
     Slot& slot = lane.slots[turn % 2];
     queue_.wait(slot.done);  // its previous copy has read it
-    if (part.direct.buffer) {
-      imported_bytes_ += chunk.bytes;
-      record_copy(slot, part.direct.buffer, part.direct.offset + chunk.offset, part.dst, part.dst_offset + chunk.offset,
-                  chunk.bytes, false);
-    } else {
-      allocate_staging(slot);
-      part.read(chunk.offset, slot.mapped, chunk.bytes);
-      staged_bytes_ += chunk.bytes;
-      record_copy(slot, slot.buffer, 0, part.dst, part.dst_offset + chunk.offset, chunk.bytes, false);
-    }
+    allocate_staging(slot);
+    part.read(chunk.offset, slot.mapped, chunk.bytes);
+    staged_bytes_ += chunk.bytes;
+    record_copy(slot, slot.buffer, 0, part.dst, part.dst_offset + chunk.offset, chunk.bytes, false);
     slot.done = queue_.submit(slot.commands, after, VK_PIPELINE_STAGE_TRANSFER_BIT);
   }
 }
@@ -207,13 +201,8 @@ void TransferEngine::download_lane(unsigned lane_index, unsigned lanes_used, std
     const DownloadPart& part = parts[chunk.part];
     Slot& slot = lane.slots[turn % 2];
     queue_.wait(slot.done);
-    if (part.direct.buffer) {
-      record_copy(slot, part.src, part.src_offset + chunk.offset, part.direct.buffer, part.direct.offset + chunk.offset,
-                  chunk.bytes, true);
-    } else {
-      allocate_staging(slot);
-      record_copy(slot, part.src, part.src_offset + chunk.offset, slot.buffer, 0, chunk.bytes, true);
-    }
+    allocate_staging(slot);
+    record_copy(slot, part.src, part.src_offset + chunk.offset, slot.buffer, 0, chunk.bytes, true);
     slot.done = queue_.submit(slot.commands, after, VK_PIPELINE_STAGE_TRANSFER_BIT);
   };
   // The copy of the next chunk runs while this one is handed to write().
@@ -222,13 +211,8 @@ void TransferEngine::download_lane(unsigned lane_index, unsigned lanes_used, std
     if (turn + 1 < mine.size()) submit(turn + 1);
     Slot& slot = lane.slots[turn % 2];
     queue_.wait(slot.done);
-    const DownloadPart& part = parts[mine[turn]->part];
-    if (part.direct.buffer) {
-      imported_bytes_ += mine[turn]->bytes;
-    } else {
-      part.write(mine[turn]->offset, slot.mapped, mine[turn]->bytes);
-      staged_bytes_ += mine[turn]->bytes;
-    }
+    parts[mine[turn]->part].write(mine[turn]->offset, slot.mapped, mine[turn]->bytes);
+    staged_bytes_ += mine[turn]->bytes;
   }
 }
 

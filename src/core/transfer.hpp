@@ -27,18 +27,11 @@ using vkc::HostWrite;
 HostRead read_memory(const void* data);
 HostWrite write_memory(void* data);
 
-/// Host memory the device copies directly (pinned or imported): where it lies for the copies.
-struct DirectHost {
-  VkBuffer buffer = VK_NULL_HANDLE;  // none: the part is staged
-  std::uint64_t offset = 0;
-};
-
 struct UploadPart {
   HostRead read;
   VkBuffer dst = VK_NULL_HANDLE;
   std::uint64_t dst_offset = 0;
   std::uint64_t bytes = 0;
-  DirectHost direct;  // when set, the device copies from it and `read` goes unused
 };
 
 struct DownloadPart {
@@ -46,7 +39,6 @@ struct DownloadPart {
   std::uint64_t src_offset = 0;
   std::uint64_t bytes = 0;
   HostWrite write;
-  DirectHost direct;  // when set, the device copies into it and `write` goes unused
 };
 
 /// The caller's memory, pinned and wrapped in a transfer buffer. Must outlive every copy that

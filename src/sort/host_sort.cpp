@@ -47,8 +47,8 @@ class DirectArrays {
     for (std::size_t i = 0; i < kArrays; ++i) {
       if (!arrays[i]) continue;
       const HostArray& a = *arrays[i];
-      if (a.read && a.memory_in) in_[i] = direct(blocks.find(a.memory_in, bytes[i]));
-      if (a.write && a.memory_out) out_[i] = direct(blocks.find(a.memory_out, bytes[i]));
+      if (a.read && a.memory_in) in_[i] = blocks.find(a.memory_in, bytes[i]);
+      if (a.write && a.memory_out) out_[i] = blocks.find(a.memory_out, bytes[i]);
     }
   }
 
@@ -67,23 +67,19 @@ class DirectArrays {
     }
     return true;
   }
-  const std::optional<detail::DirectHost>& in(std::size_t i) const { return in_[i]; }
-  const std::optional<detail::DirectHost>& out(std::size_t i) const { return out_[i]; }
+  const std::optional<detail::PinnedRange>& in(std::size_t i) const { return in_[i]; }
+  const std::optional<detail::PinnedRange>& out(std::size_t i) const { return out_[i]; }
   bool any() const {
     return std::any_of(in_.begin(), in_.end(), [](const auto& r) { return r.has_value(); }) ||
            std::any_of(out_.begin(), out_.end(), [](const auto& r) { return r.has_value(); });
   }
 
  private:
-  std::optional<detail::DirectHost> pin(detail::TransferEngine& engine, const void* memory, std::uint64_t bytes) {
+  std::optional<detail::PinnedRange> pin(detail::TransferEngine& engine, const void* memory, std::uint64_t bytes) {
     if (!memory) return std::nullopt;
     owned_.push_back(engine.import(memory, bytes));
     if (!owned_.back()) return std::nullopt;
-    return detail::DirectHost{owned_.back()->buffer(), owned_.back()->offset()};
-  }
-  static std::optional<detail::DirectHost> direct(const std::optional<detail::PinnedRange>& range) {
-    if (!range) return std::nullopt;
-    return detail::DirectHost{range->buffer, range->offset};
+    return detail::PinnedRange{owned_.back()->buffer(), owned_.back()->offset()};
   }
   bool forget() {
     owned_.clear();
@@ -92,7 +88,7 @@ class DirectArrays {
     return false;
   }
   std::vector<std::unique_ptr<detail::ImportedMemory>> owned_;
-  std::array<std::optional<detail::DirectHost>, kArrays> in_{}, out_{};
+  std::array<std::optional<detail::PinnedRange>, kArrays> in_{}, out_{};
 };
 
 }  // namespace
@@ -131,11 +127,11 @@ class InCoreSort {
     DirectArrays direct;
     if (imports_host_memory(state_)) direct.import(engine_, arrays_, sizes_);
     if (!direct.any() && state_.pinned) direct.find_pinned(*state_.pinned, arrays_, sizes_);
-    if (direct.any()) return staged(direct);
+    if (direct.any()) return through(direct);
     // The second array's place in a staging buffer, aligned for the copy.
     const std::uint64_t second = (sizes_[0] + 255) / 256 * 256;
     if (second + sizes_[1] <= std::min(kOneSubmissionBytes, engine_.chunk_bytes())) return in_one_submission(second);
-    staged(DirectArrays{});
+    staged();
   }
 
  private:
@@ -146,6 +142,31 @@ class InCoreSort {
     const SortDesc& desc = planned_.desc;
     if (index_values_) record_iota(target_.device, r, buffers_[1], desc.value_type, desc.max_count, index_base_);
     record_planned(target_, r, planned_, SortBuffers{{buffers_[0]}, {buffers_[1]}, {temporary_}});
+  }
+
+  // Arrays that the device copies directly (pinned or imported) move in the sort's own
+  // submission; any others through the staging lanes, before and after it.
+  void through(const DirectArrays& direct) {
+    std::vector<detail::UploadPart> up;
+    std::vector<detail::DownloadPart> down;
+    std::uint64_t direct_bytes = 0;
+    for (std::size_t i = 0; i < 2; ++i) {
+      if (reads(i) && !direct.in(i)) up.push_back({arrays_[i]->read, buffers_[i], 0, sizes_[i]});
+      if (writes(i) && !direct.out(i)) down.push_back({buffers_[i], 0, sizes_[i], arrays_[i]->write});
+      direct_bytes += (direct.in(i) ? sizes_[i] : 0) + (direct.out(i) ? sizes_[i] : 0);
+    }
+    if (!up.empty()) state_.uploaded = engine_.upload(up);
+    ctx_.run([&](Recorder& r) {
+      for (std::size_t i = 0; i < 2; ++i) {
+        if (const auto& m = direct.in(i)) r.copy_buffer(m->buffer, buffers_[i], {m->offset, 0, sizes_[i]});
+      }
+      record_sort(r);
+      for (std::size_t i = 0; i < 2; ++i) {
+        if (const auto& m = direct.out(i)) r.copy_buffer(buffers_[i], m->buffer, {0, m->offset, sizes_[i]});
+      }
+    });
+    if (!down.empty()) engine_.download(down, state_.compute->last());
+    engine_.count_imported(direct_bytes);
   }
 
   // Small arrays make the round trip inside the sort's own submission through one staging
@@ -171,17 +192,13 @@ class InCoreSort {
     }
   }
 
-  // Larger arrays, and arrays the device copies directly (pinned or imported): the transfer
-  // engine's lanes upload, the sort waits for them, the lanes download; the direct arrays'
-  // chunks are copied by the device alone, the others staged.
-  void staged(const DirectArrays& direct) {
+  // Larger arrays: the transfer engine's lanes upload, the sort waits for them, the lanes download.
+  void staged() {
     std::vector<detail::UploadPart> up;
     std::vector<detail::DownloadPart> down;
     for (std::size_t i = 0; i < 2; ++i) {
-      if (reads(i)) up.push_back({arrays_[i]->read, buffers_[i], 0, sizes_[i], direct.in(i).value_or(detail::DirectHost{})});
-      if (writes(i)) {
-        down.push_back({buffers_[i], 0, sizes_[i], arrays_[i]->write, direct.out(i).value_or(detail::DirectHost{})});
-      }
+      if (reads(i)) up.push_back({arrays_[i]->read, buffers_[i], 0, sizes_[i]});
+      if (writes(i)) down.push_back({buffers_[i], 0, sizes_[i], arrays_[i]->write});
     }
     state_.uploaded = engine_.upload(up);
     ctx_.run([&](Recorder& r) { record_sort(r); });
