@@ -113,6 +113,7 @@ wanted u32 && run_case u32 u32
 wanted u16 && run_case u16 u16
 wanted f16 && run_case f16 f16
 wanted u8 && run_case u8 u8
+wanted i8 && run_case i8 i8
 wanted u32-bits0-16 && run_case u32-bits0-16 u32 --bits 0:16
 wanted bf16 && run_case bf16 bf16
 wanted i16 && run_case i16 i16

@@ -126,7 +126,10 @@ def vkcompute_calls(vkcompute, n):
     untimed, just before), each beside the bare library call that does the same."""
     kept = {name: np.ones(n, np.uint32) for name in ("out", "bare_out", "work", "bare_work")}  # touched
     bare_in_place = bare_sort_to(vkcompute, into=kept["bare_work"])
+    pinned = vkcompute.default_context().empty_pinned(n, np.uint32)  # the device copies it directly
+    pinned[:] = 1
     return {
+        "vkcompute_sort_in_place_pinned": (lambda a: np.copyto(pinned, a), lambda a: vkcompute.sort(pinned, out=pinned)),
         "vkcompute_sort_auto": lambda a: vkcompute.sort(a),
         "bare_vkc_sort_to_auto": bare_sort_to(vkcompute),
         "vkcompute_sort_out_auto": lambda a: vkcompute.sort(a, out=kept["out"]),
