@@ -131,7 +131,7 @@ class InCoreSort {
     // The second array's place in a staging buffer, aligned for the copy.
     const std::uint64_t second = (sizes_[0] + 255) / 256 * 256;
     if (second + sizes_[1] <= std::min(kOneSubmissionBytes, engine_.chunk_bytes())) return in_one_submission(second);
-    staged();
+    through(DirectArrays{});
   }
 
  private:
@@ -144,8 +144,8 @@ class InCoreSort {
     record_planned(target_, r, planned_, SortBuffers{{buffers_[0]}, {buffers_[1]}, {temporary_}});
   }
 
-  // Arrays that the device copies directly (pinned or imported) move in the sort's own
-  // submission; any others through the staging lanes, before and after it.
+  // Larger arrays, and any the device copies directly (pinned or imported): the direct ones move
+  // in the sort's own submission, the others through the staging lanes before and after it.
   void through(const DirectArrays& direct) {
     std::vector<detail::UploadPart> up;
     std::vector<detail::DownloadPart> down;
@@ -190,19 +190,6 @@ class InCoreSort {
       if (writes(i)) arrays_[i]->write(0, staging.mapped + offsets[i], sizes_[i]);
       engine_.count_staged((reads(i) ? sizes_[i] : 0) + (writes(i) ? sizes_[i] : 0));
     }
-  }
-
-  // Larger arrays: the transfer engine's lanes upload, the sort waits for them, the lanes download.
-  void staged() {
-    std::vector<detail::UploadPart> up;
-    std::vector<detail::DownloadPart> down;
-    for (std::size_t i = 0; i < 2; ++i) {
-      if (reads(i)) up.push_back({arrays_[i]->read, buffers_[i], 0, sizes_[i]});
-      if (writes(i)) down.push_back({buffers_[i], 0, sizes_[i], arrays_[i]->write});
-    }
-    state_.uploaded = engine_.upload(up);
-    ctx_.run([&](Recorder& r) { record_sort(r); });
-    engine_.download(down, state_.compute->last());
   }
 
   Context& ctx_;
