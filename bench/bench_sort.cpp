@@ -151,11 +151,11 @@ struct Row {
 // Median wall-clock milliseconds of the partition that a sort on `devices` devices begins with:
 // the keys' pass that counts and the pass that moves them (the values, for pairs, move in the
 // second pass too and are not timed here).
-double time_partition(const SortDesc& desc, const SortData& data, std::size_t devices, int runs) {
+double time_partition(DeviceSet& devices, const SortDesc& desc, const SortData& data, int runs) {
   const std::uint64_t n = data.keys.size() / key_bytes(desc.key_type);
   std::vector<std::uint64_t> bounds;
   return bench::time_wall(runs, [&] {
-    sorting::partition_keys(desc.key_type, desc.options, data.keys.data(), n, devices, bounds);
+    sorting::partition_keys(devices, desc.key_type, desc.options, data.keys.data(), n, bounds);
     if (bounds.back() != n) throw std::runtime_error("bench sort: partition lost keys");
   }).median_ms;
 }
@@ -185,7 +185,7 @@ void measure_row(Context& ctx, DeviceSet* devices, const BenchArgs& args, const 
       progress("vkc bench sort: host to host on " + std::to_string(devices->size()) + " devices n=" + std::to_string(row.n));
       row.devices_host_ms = time_host_to_host(*devices, desc, data, args.runs);
       row.devices = devices->size();
-      row.partition_ms = time_partition(desc, data, devices->size(), args.runs);
+      row.partition_ms = time_partition(*devices, desc, data, args.runs);
     }
     progress("vkc bench sort: copy bound n=" + std::to_string(row.n));
     row.bound_ms = copy_bound_ms(ctx, data.keys.size() + data.values.size(), args.runs);

@@ -18,12 +18,16 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <thread>
 #include <type_traits>
 #include <vector>
 
+#include "core/state.hpp"
+#include "core/transfer.hpp"
 #include "sort/device_set_sort.hpp"
+#include "sort/host_sort.hpp"
 #include "sort/key_bits.hpp"
 #include "sort/key_types.hpp"
 #include "sort/splitters.hpp"
@@ -75,14 +79,21 @@ class Partitioner {
       : bits_(bits), descending_(descending), keys_(keys), count_(count), devices_(devices),
         chunks_(sorting::chunks_for(count, kChunkElements)) {}
 
-  // Partitions, calling place(i, q) for every element, and returns each device's range.
-  template <class Place>
-  Partition run(Place place) {
+  // Partitions and returns each device's range: once the ranges are known, place_for(partition)
+  // gives the function that the move then calls as place(i, q) for every element.
+  template <class PlaceFor>
+  Partition run(PlaceFor place_for) {
     choose_splitters();
     count_slots();
     const Partition partition{device_bounds()};
-    scatter(place);
+    scatter(place_for(partition));
     return partition;
+  }
+
+  Partition bounds_only() {
+    choose_splitters();
+    count_slots();
+    return Partition{device_bounds()};
   }
 
  private:
@@ -144,14 +155,15 @@ class Partitioner {
   std::vector<std::uint64_t> slot_first_;
 };
 
-// Partitions `count` keys of `type` for the devices, calling place(i, q) for each element.
-template <class Place>
-Partition partition(KeyType type, const SortOptions& options, const void* keys, std::uint64_t count,
-                    std::size_t devices, Place place) {
+// f(partitioner) with the Partitioner of `count` keys of `type` for the devices.
+template <class F>
+Partition with_partitioner(KeyType type, const SortOptions& options, const void* keys, std::uint64_t count,
+                           std::size_t devices, F f) {
   const bool descending = options.order == SortOrder::descending;
   return sorting::with_key_bits(type, options, [&](auto bits) {
     using Bits = std::remove_cv_t<decltype(bits.range)>;
-    return Partitioner<Bits>(bits, descending, keys, count, devices).run(place);
+    Partitioner<Bits> partitioner(bits, descending, keys, count, devices);
+    return f(partitioner);
   });
 }
 
@@ -161,14 +173,14 @@ namespace sorting {
 
 std::vector<std::uint64_t> device_bounds(KeyType type, const SortOptions& options, const void* keys,
                                          std::uint64_t count, std::size_t devices) {
-  return partition(type, options, keys, count, devices, [](std::uint64_t, std::uint64_t) {}).bounds;
+  return with_partitioner(type, options, keys, count, devices, [](auto& p) { return p.bounds_only(); }).bounds;
 }
 
 }  // namespace sorting
 
 namespace {
 
-// Runs f(context, first, count, options) for every device whose range is not empty, all at once:
+// Runs f(device, first, count, options) for every device whose range is not empty, all at once:
 // the first such device on the calling thread, the others on threads of their own. Progress
 // keeps its contract (sort.hpp): the caller's callback runs on the calling thread only, told the
 // elements done on every device, and when it throws (a cancellation) the other devices stop at
@@ -211,14 +223,14 @@ void on_devices(DeviceSet& set, const Partition& p, const SortOptions& options, 
     if (count_of(d) == 0) continue;
     threads.emplace_back([&, d] {
       try {
-        f(set[d], p.bounds[d], count_of(d), device_options(d, false));
+        f(d, p.bounds[d], count_of(d), device_options(d, false));
       } catch (...) {
         errors[d] = std::current_exception();
       }
     });
   }
   try {
-    f(set[here], p.bounds[here], count_of(here), device_options(here, true));
+    f(here, p.bounds[here], count_of(here), device_options(here, true));
   } catch (...) {
     cancelled = true;
     errors[here] = std::current_exception();
@@ -230,20 +242,108 @@ void on_devices(DeviceSet& set, const Partition& p, const SortOptions& options, 
   if (options.progress) options.progress({p.bounds.back(), p.bounds.back()});
 }
 
-// The keys partitioned for the devices: each key copied to its place, also(i, q) called to move
-// what goes with key i to place q.
+// Pinned host memory that a device's Context keeps for the ranges the sorts on a DeviceSet move
+// to it: the device's copies read and write it directly, without the staging copies that pageable
+// memory needs, and its pages stay resident from one call to the next. Grown to a quarter past
+// the largest request; Context::release_cached_memory frees it, or, when that comes while a sort
+// holds it (the sort's own buffers making room on the device), once the sort lets go.
+class RangeScratch final : public detail::Attachment {
+ public:
+  explicit RangeScratch(Context& ctx) : ctx_(&ctx) {}
+
+  // At least `bytes` of it, held until let_go(); null where the device cannot pin that much.
+  std::byte* hold(std::uint64_t bytes) {
+    if (memory_.bytes() < bytes) {
+      memory_ = {};
+      for (const std::uint64_t size : {bytes + bytes / 4, bytes}) {
+        try {
+          memory_ = ctx_->allocate_pinned(size);
+          break;
+        } catch (const Error&) {
+        }
+      }
+      if (!memory_) return nullptr;
+    }
+    held_ = true;
+    return static_cast<std::byte*>(memory_.data());
+  }
+  void let_go() {
+    held_ = false;
+    if (release_asked_) release_cached_memory();
+  }
+  void release_cached_memory() override {
+    release_asked_ = held_;
+    if (!held_) memory_ = {};
+  }
+
+ private:
+  Context* ctx_;
+  PinnedMemory memory_;
+  bool held_ = false, release_asked_ = false;
+};
+
+// Where the partition moves each device's range: its keys, then its values 16-byte aligned, in the
+// device's RangeScratch, or in pageable memory of the call's own where the device cannot pin them.
+class RangeMemory {
+ public:
+  RangeMemory(DeviceSet& set, const Partition& p, std::size_t key_width, std::size_t value_width) {
+    for (std::size_t d = 0; d < set.size(); ++d) {
+      const std::uint64_t n = p.bounds[d + 1] - p.bounds[d];
+      const std::uint64_t value_offset = (n * key_width + 15) / 16 * 16;
+      const std::uint64_t bytes = value_offset + n * value_width;
+      std::byte* base = nullptr;
+      if (n) {
+        auto& scratch = detail::attachment<RangeScratch>(set[d]);
+        base = scratch.hold(bytes);
+        if (base) held_.push_back(&scratch);
+        else base = own_.emplace_back(bytes).data();
+      }
+      keys_.push_back(base);
+      values_.push_back(base ? base + value_offset : nullptr);
+    }
+  }
+  RangeMemory(const RangeMemory&) = delete;
+  RangeMemory& operator=(const RangeMemory&) = delete;
+  ~RangeMemory() {
+    for (RangeScratch* scratch : held_) scratch->let_go();
+  }
+  std::byte* keys(std::size_t d) const { return keys_[d]; }
+  std::byte* values(std::size_t d) const { return values_[d]; }
+
+ private:
+  std::vector<std::byte*> keys_, values_;
+  std::vector<RangeScratch*> held_;
+  std::vector<HostBytes> own_;
+};
+
+// The device whose range holds place q: a scan without branches, as Splitters::slot.
+std::size_t device_of(const std::vector<std::uint64_t>& bounds, std::uint64_t q) {
+  std::size_t d = 0;
+  for (std::size_t j = 1; j + 1 < bounds.size(); ++j) d += q >= bounds[j];
+  return d;
+}
+
+// Partitions the keys for the set's devices into `memory` (made once the ranges are known, with
+// room for values of `value_width` bytes), each key copied to its place in its device's range;
+// also(i, d, local) moves what goes with key i to place `local` of device d's values.
 template <class Also>
-HostBytes partitioned_keys(KeyType type, const SortOptions& options, const void* keys, std::uint64_t count,
-                           std::size_t devices, Partition& p, Also also) {
-  HostBytes moved(count * key_bytes(type));
+Partition move_partitioned(DeviceSet& set, KeyType type, const SortOptions& options, const void* keys,
+                           std::uint64_t count, std::size_t value_width, std::optional<RangeMemory>& memory,
+                           Also also) {
   const auto* in = static_cast<const std::byte*>(keys);
-  with_width(key_bytes(type), [&](auto width) {
-    p = partition(type, options, keys, count, devices, [&, out = moved.data()](std::uint64_t i, std::uint64_t q) {
-      std::memcpy(out + q * width, in + i * width, width);
-      also(i, q);
+  return with_width(key_bytes(type), [&](auto width) {
+    return with_partitioner(type, options, keys, count, set.size(), [&](auto& partitioner) {
+      return partitioner.run([&](const Partition& p) {
+        memory.emplace(set, p, width, value_width);
+        return [&, bounds = p.bounds](std::uint64_t i, std::uint64_t q) {
+          const std::size_t d = device_of(bounds, q);
+          const std::uint64_t local = q - bounds[d];
+          std::memcpy(memory->keys(d) + local * width, in + i * width, width);
+          also(i, d, local);
+        };
+      });
     });
   });
-  return moved;
 }
 
 // memcpy on every core.
@@ -256,17 +356,28 @@ void copy_in_parallel(const std::byte* from, std::byte* to, std::uint64_t bytes)
   });
 }
 
+// Each device's sorted range, sorted in place in `memory`, copied into `out` (of `width`-byte
+// elements); values too where `values_out` is given.
+void copy_back(const Partition& p, const RangeMemory& memory, std::size_t width, std::byte* out,
+               std::size_t value_width = 0, std::byte* values_out = nullptr) {
+  for (std::size_t d = 0; d + 1 < p.bounds.size(); ++d) {
+    const std::uint64_t first = p.bounds[d], n = p.bounds[d + 1] - first;
+    if (n == 0) continue;
+    copy_in_parallel(memory.keys(d), out + first * width, n * width);
+    if (values_out) copy_in_parallel(memory.values(d), values_out + first * value_width, n * value_width);
+  }
+}
+
 void check_arrays(const void* keys, std::uint64_t count, const char* what) {
   if (count && !keys) throw Error(std::string(what) + ": null array for " + std::to_string(count) + " elements");
 }
 
 }  // namespace
 
-void sorting::partition_keys(KeyType type, const SortOptions& options, const void* keys, std::uint64_t count,
-                             std::size_t devices, std::vector<std::uint64_t>& bounds) {
-  Partition p;
-  partitioned_keys(type, options, keys, count, devices, p, [](std::uint64_t, std::uint64_t) {});
-  bounds = std::move(p.bounds);
+void sorting::partition_keys(DeviceSet& set, KeyType type, const SortOptions& options, const void* keys,
+                             std::uint64_t count, std::vector<std::uint64_t>& bounds) {
+  std::optional<RangeMemory> memory;
+  bounds = move_partitioned(set, type, options, keys, count, 0, memory, [](auto...) {}).bounds;
 }
 
 void sort_to(DeviceSet& set, KeyType type, const void* keys, void* sorted_keys, std::uint64_t count,
@@ -276,16 +387,18 @@ void sort_to(DeviceSet& set, KeyType type, const void* keys, void* sorted_keys, 
   if (set.size() == 1) return sort_to(set[0], type, keys, sorted_keys, count, options);
   if (count == 0) return;
   const std::size_t width = key_bytes(type);
-  Partition p;
-  HostBytes moved = partitioned_keys(type, options, keys, count, set.size(), p, [](std::uint64_t, std::uint64_t) {});
+  std::optional<RangeMemory> memory;
+  const Partition p = move_partitioned(set, type, options, keys, count, 0, memory, [](auto...) {});
   auto* out = static_cast<std::byte*>(sorted_keys);
-  // In place, the devices sort the partitioned copy and the keys are written only once every
-  // device is done, so that a cancelled or failed sort leaves them as they were.
+  // In place, the devices sort their ranges where the partition put them and the keys are written
+  // only once every device is done, so that a cancelled or failed sort leaves them as they were.
   const bool in_place = sorted_keys == keys;
-  on_devices(set, p, options, [&](Context& ctx, std::uint64_t first, std::uint64_t n, const SortOptions& o) {
-    sort_to(ctx, type, moved.data() + first * width, (in_place ? moved.data() : out) + first * width, n, o);
+  on_devices(set, p, options, [&](std::size_t d, std::uint64_t first, std::uint64_t n, const SortOptions& o) {
+    std::byte* range = memory->keys(d);
+    if (in_place) return sort(set[d], type, range, n, o);
+    sort_to(set[d], type, range, out + first * width, n, o);
   });
-  if (in_place) copy_in_parallel(moved.data(), out, moved.size());
+  if (in_place) copy_back(p, *memory, width, out);
 }
 
 void sort(DeviceSet& set, KeyType type, void* keys, std::uint64_t count, const SortOptions& options) {
@@ -303,27 +416,26 @@ void sort_pairs_to(DeviceSet& set, KeyType key_type, const void* keys, void* sor
   }
   if (count == 0) return;
   const std::size_t kw = key_bytes(key_type), vw = value_bytes(value_type);
-  HostBytes moved_values(count * vw);
   const auto* value_in = static_cast<const std::byte*>(values);
-  Partition p;
-  HostBytes moved_keys = with_width(vw, [&](auto width) {
-    return partitioned_keys(key_type, options, keys, count, set.size(), p,
-                            [&, out = moved_values.data()](std::uint64_t i, std::uint64_t q) {
-                              std::memcpy(out + q * width, value_in + i * width, width);
+  std::optional<RangeMemory> memory;
+  const Partition p = with_width(vw, [&](auto width) {
+    return move_partitioned(set, key_type, options, keys, count, vw, memory,
+                            [&](std::uint64_t i, std::size_t d, std::uint64_t local) {
+                              std::memcpy(memory->values(d) + local * width, value_in + i * width, width);
                             });
   });
   // As sort_to: in place, the arrays are written only once every device is done.
   const bool in_place = sorted_keys == keys || sorted_values == values;
-  auto* key_out = in_place ? moved_keys.data() : static_cast<std::byte*>(sorted_keys);
-  auto* value_out = in_place ? moved_values.data() : static_cast<std::byte*>(sorted_values);
-  on_devices(set, p, options, [&](Context& ctx, std::uint64_t first, std::uint64_t n, const SortOptions& o) {
-    sort_pairs_to(ctx, key_type, moved_keys.data() + first * kw, key_out + first * kw, value_type,
-                  moved_values.data() + first * vw, value_out + first * vw, n, o);
+  auto* key_out = static_cast<std::byte*>(sorted_keys);
+  auto* value_out = static_cast<std::byte*>(sorted_values);
+  on_devices(set, p, options, [&](std::size_t d, std::uint64_t first, std::uint64_t n, const SortOptions& o) {
+    std::byte* range_keys = memory->keys(d);
+    std::byte* range_values = memory->values(d);
+    if (in_place) return sort_pairs(set[d], key_type, range_keys, value_type, range_values, n, o);
+    sort_pairs_to(set[d], key_type, range_keys, key_out + first * kw, value_type, range_values,
+                  value_out + first * vw, n, o);
   });
-  if (in_place) {
-    copy_in_parallel(moved_keys.data(), static_cast<std::byte*>(sorted_keys), moved_keys.size());
-    copy_in_parallel(moved_values.data(), static_cast<std::byte*>(sorted_values), moved_values.size());
-  }
+  if (in_place) copy_back(p, *memory, kw, key_out, vw, value_out);
 }
 
 void sort_pairs(DeviceSet& set, KeyType key_type, void* keys, ValueType value_type, void* values,
@@ -340,12 +452,16 @@ void argsort64_to(DeviceSet& set, KeyType type, const void* keys, std::uint64_t*
   // The stable permutation, as argsort64 on one device gives it: automatic means radix here.
   SortOptions stable = options;
   if (stable.algorithm == SortAlgorithm::automatic) stable.algorithm = SortAlgorithm::radix;
-  const std::size_t width = key_bytes(type);
-  Partition p;
-  HostBytes moved = partitioned_keys(type, options, keys, count, set.size(), p,
-                                     [&](std::uint64_t i, std::uint64_t q) { indices[q] = i; });
-  on_devices(set, p, stable, [&](Context& ctx, std::uint64_t first, std::uint64_t n, const SortOptions& o) {
-    sort_pairs(ctx, type, moved.data() + first * width, ValueType::u64, indices + first, n, o);
+  std::optional<RangeMemory> memory;
+  const Partition p = move_partitioned(set, type, options, keys, count, sizeof(std::uint64_t), memory,
+                                       [&](std::uint64_t i, std::size_t d, std::uint64_t local) {
+                                         reinterpret_cast<std::uint64_t*>(memory->values(d))[local] = i;
+                                       });
+  // Each device's keys go up with their input positions; only the positions come back.
+  on_devices(set, p, stable, [&](std::size_t d, std::uint64_t first, std::uint64_t n, const SortOptions& o) {
+    const sorting::HostArray range_keys{detail::read_memory(memory->keys(d)), {}, memory->keys(d), nullptr};
+    const sorting::HostArray positions = sorting::copied(memory->values(d), indices + first);
+    sorting::sort_host(set[d], {type, ValueType::u64, n, o}, range_keys, &positions, false);
   });
 }
 

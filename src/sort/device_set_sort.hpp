@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "vkc/device_set.hpp"
 #include "vkc/sort.hpp"
 
 namespace vkc::sorting {
@@ -15,9 +16,9 @@ namespace vkc::sorting {
 std::vector<std::uint64_t> device_bounds(KeyType type, const SortOptions& options, const void* keys,
                                          std::uint64_t count, std::size_t devices);
 
-/// Partitions the keys as a sort of them on `devices` devices does (every key copied to its place
-/// in host memory that it then frees); `bounds` gets device_bounds'.
-void partition_keys(KeyType type, const SortOptions& options, const void* keys, std::uint64_t count,
-                    std::size_t devices, std::vector<std::uint64_t>& bounds);
+/// Partitions the keys as a sort of them on `set` does (every key copied to its place in the host
+/// memory its device's range is moved to); `bounds` gets device_bounds'.
+void partition_keys(DeviceSet& set, KeyType type, const SortOptions& options, const void* keys, std::uint64_t count,
+                    std::vector<std::uint64_t>& bounds);
 
 }  // namespace vkc::sorting

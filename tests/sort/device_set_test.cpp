@@ -139,6 +139,38 @@ TEST_F(DeviceSetSort, EachDeviceSortsItsShareOutOfCore) {
   forget(capped);
 }
 
+// The partition moves each device's range into host memory that device pinned, so that its
+// copies read and write the range directly: only a sort into the caller's array stages, and only
+// on the way down. Release of the cached memory between calls frees that memory; the next call
+// pins it again and sorts the same.
+TEST_F(DeviceSetSort, RangesMoveThroughPinnedMemoryWithoutStagingUp) {
+  auto rng = rng_for_current_test();
+  DeviceSet& set = devices(2);
+  const auto input = make_keys<std::uint32_t>(300000, Dist::uniform, rng);
+  const auto staged = [&] {
+    std::uint64_t bytes = 0;
+    for (std::size_t d = 0; d < set.size(); ++d) bytes += set[d].host_transfer_stats().staged_bytes;
+    return bytes;
+  };
+  const auto o = options(SortOrder::ascending, SortAlgorithm::radix);
+  for (bool release : {false, true}) {
+    SCOPED_TRACE(release ? "after release_cached_memory" : "warm");
+    if (release) {
+      for (std::size_t d = 0; d < set.size(); ++d) set[d].release_cached_memory();
+    }
+    auto keys = input;
+    std::uint64_t before = staged();
+    sort(set, KeyType::u32, keys.data(), keys.size(), o);
+    ASSERT_TRUE(keys_sorted(input, keys, o.order));
+    EXPECT_EQ(staged() - before, 0u) << "an in-place sort of pinned ranges stages nothing";
+    std::vector<std::uint32_t> sorted(input.size());
+    before = staged();
+    sort_to(set, KeyType::u32, input.data(), sorted.data(), input.size(), o);
+    ASSERT_TRUE(keys_sorted(input, sorted, o.order));
+    EXPECT_EQ(staged() - before, input.size() * sizeof(std::uint32_t)) << "only the way down is staged";
+  }
+}
+
 // Progress as on one device: on the calling thread only, never going back, ending at the whole
 // count; a callback that throws cancels every device and leaves an in-place sort's arrays as
 // they were.
