@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -36,6 +37,7 @@ struct NbodyArgs {
   std::string frames;
   std::uint32_t frame_size = 512;
   bool json = false;
+  bool no_diagnostics = false;
   std::string save;
   std::string load;
   std::string devices;  // --devices LIST, or empty: $VKC_DEVICES, else one device
@@ -169,37 +171,48 @@ class Progress {
   std::uint32_t shown_ = 0;
 };
 
+// Prints each checkpoint: the step, the wall-clock milliseconds per step since the last one (none at
+// step 0) and, unless they are off, the diagnostics.
 class Reporter {
  public:
-  Reporter(const nbody::Config& config, bool json) : config_(config), json_(json) {}
+  Reporter(const nbody::Config& config, bool json, bool diagnostics)
+      : config_(config), json_(json), diagnostics_(diagnostics) {}
 
-  void report(std::uint32_t step, const nbody::State& s) {
-    const nbody::Diagnostics d = nbody::diagnose(s, config_);
-    if (!e0_) e0_ = d.energy;
-    const double rel = *e0_ != 0 ? (d.energy - *e0_) / std::abs(*e0_) : d.energy;
-    if (json_) {
-      nlohmann::ordered_json j{{"step", step},
-                               {"time", s.time},
-                               {"energy", d.energy},
-                               {"rel_energy_error", rel},
-                               {"kinetic", d.kinetic},
-                               {"potential", d.potential},
-                               {"momentum", d.momentum},
-                               {"angular_momentum", d.angular_momentum},
-                               {"centre_of_mass", d.centre_of_mass}};
-      std::printf("%s\n", j.dump().c_str());
-    } else {
-      std::printf("step %7u  t %9.4f  E %+.9e  dE/E0 %+.3e  |P| %.3e  L (%+.4e %+.4e %+.4e)  com (%+.2e %+.2e %+.2e)\n",
-                  step, s.time, d.energy, rel, std::hypot(d.momentum[0], d.momentum[1], d.momentum[2]),
-                  d.angular_momentum[0], d.angular_momentum[1], d.angular_momentum[2], d.centre_of_mass[0],
-                  d.centre_of_mass[1], d.centre_of_mass[2]);
+  void report(std::uint32_t step, const nbody::Simulation& sim, std::optional<double> step_ms) {
+    nlohmann::ordered_json j{{"step", step}, {"time", sim.time()}};
+    j["step_ms"] = step_ms ? nlohmann::ordered_json(*step_ms) : nlohmann::ordered_json(nullptr);
+    std::string text = format("step %7u  t %9.4f", step, sim.time());
+    if (diagnostics_) {
+      const nbody::Diagnostics d = nbody::diagnose(sim.state(), config_);
+      if (!e0_) e0_ = d.energy;
+      const double rel = *e0_ != 0 ? (d.energy - *e0_) / std::abs(*e0_) : d.energy;
+      j.update({{"energy", d.energy},
+                {"rel_energy_error", rel},
+                {"kinetic", d.kinetic},
+                {"potential", d.potential},
+                {"momentum", d.momentum},
+                {"angular_momentum", d.angular_momentum},
+                {"centre_of_mass", d.centre_of_mass}});
+      text += format("  E %+.9e  dE/E0 %+.3e  |P| %.3e  L (%+.4e %+.4e %+.4e)  com (%+.2e %+.2e %+.2e)", d.energy, rel,
+                     std::hypot(d.momentum[0], d.momentum[1], d.momentum[2]), d.angular_momentum[0],
+                     d.angular_momentum[1], d.angular_momentum[2], d.centre_of_mass[0], d.centre_of_mass[1],
+                     d.centre_of_mass[2]);
     }
+    if (step_ms) text += format("  %.3f ms/step", *step_ms);
+    std::printf("%s\n", json_ ? j.dump().c_str() : text.c_str());
     std::fflush(stdout);
   }
 
  private:
+  template <class... Args>
+  static std::string format(const char* f, Args... args) {
+    char line[512];
+    std::snprintf(line, sizeof line, f, args...);
+    return line;
+  }
+
   nbody::Config config_;
-  bool json_;
+  bool json_, diagnostics_;
   std::optional<double> e0_;
 };
 
@@ -222,6 +235,7 @@ std::string exact(double value) {
     if (!value.empty()) rest.insert(rest.end(), {flag, value});
   }
   if (a.json) rest.push_back("--json");
+  if (a.no_diagnostics) rest.push_back("--no-diagnostics");
   exec_beside("vkc-mpi", rest, "--mpi: vkc was built without MPI");
 }
 
@@ -250,20 +264,20 @@ void run_nbody(const NbodyArgs& a, const Common& common) {
   std::fprintf(stderr, "vkc nbody: %zu bodies (%s) on %s, eps %g, G %g; force kernel: workgroup %u, %u bodies/invocation, tile %u\n",
                sim.size(), a.load.empty() ? a.ic.c_str() : a.load.c_str(), where.c_str(), double(a.eps),
                double(a.gravity), t.workgroup_size, t.bodies_per_invocation, t.tile);
-  if (sim.size() > 65536 && a.every > 0) {
+  if (sim.size() > 65536 && !a.no_diagnostics) {
     std::fprintf(stderr, "vkc nbody: note: each diagnostic sums N^2/2 = %.2g fp64 pair terms on the CPU\n",
                  0.5 * double(sim.size()) * double(sim.size()));
   }
 
-  Reporter reporter(config, a.json);
+  Reporter reporter(config, a.json, !a.no_diagnostics);
   std::optional<nbody::Renderer> renderer;
   nbody::View view;
   if (!a.frames.empty()) {
     renderer.emplace(sim.context(), a.frame_size, a.frame_size);
     view = nbody::fit_view(initial);
   }
-  auto checkpoint = [&](std::uint32_t step) {
-    reporter.report(step, sim.state());
+  auto checkpoint = [&](std::uint32_t step, std::optional<double> step_ms) {
+    reporter.report(step, sim, step_ms);
     if (renderer) {
       nbody::write_png(std::filesystem::path(a.frames) / frame_name(step, a.steps), renderer->render(sim, view),
                        a.frame_size, a.frame_size);
@@ -271,11 +285,12 @@ void run_nbody(const NbodyArgs& a, const Common& common) {
   };
 
   Progress progress(a.steps, common.quiet);
-  checkpoint(0);
+  checkpoint(0, std::nullopt);
   const std::uint32_t every = a.every ? a.every : a.steps;
   const std::uint32_t slice = std::max<std::uint32_t>(1, std::min(every, a.steps / 100));  // progress granularity
   for (std::uint32_t done = 0; done < a.steps;) {
-    const std::uint32_t until = std::min(a.steps, (done / every + 1) * every);
+    const std::uint32_t until = std::min(a.steps, (done / every + 1) * every), from = done;
+    const auto start = std::chrono::steady_clock::now();
     while (done < until) {
       const std::uint32_t now = std::min(slice, until - done);
       sim.step(static_cast<float>(a.dt), now);
@@ -283,7 +298,8 @@ void run_nbody(const NbodyArgs& a, const Common& common) {
       progress.show(done);
     }
     progress.clear();
-    checkpoint(done);
+    checkpoint(done, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() /
+                         (done - from));
   }
   if (!a.save.empty()) nbody::save_state(a.save, sim.state());
   if (renderer) make_movie(a.frames);
@@ -310,6 +326,9 @@ void register_nbody(CLI::App& app, Common& common) {
       ->check(CLI::Range(16u, 8192u))
       ->capture_default_str();
   cmd->add_flag("--json", a->json, "one JSON object per diagnostic line on stdout");
+  cmd->add_flag("--no-diagnostics", a->no_diagnostics,
+                "skip the diagnostics (their potential sums N^2/2 fp64 terms on the CPU): checkpoints print the "
+                "step, the time and the milliseconds per step");
   cmd->add_option("-o,--save", a->save,
                   "save the final state as an (N, 8) float32 .npy file (checked before the run)");
   cmd->add_option("--load", a->load, "start from a state saved by --save");
