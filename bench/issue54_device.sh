@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Issue 54's measurement on a machine of several GPUs: host-to-host sorts on one GPU beside the
-# same sort split across every GPU (vkc bench sort --devices all), in one call.
+# same sort split across every GPU (vkc bench sort --devices all), in one call, after the host's
+# memory bandwidth (probe-host_memory: memcpy and a read pass on 1 to every core).
 #
 #   bench/issue54_device.sh PACK OUT
 #     PACK  a folder with vkc-bench and lib/ (libraries the GPU machine may lack):
 #           bench/issue54_device.sh pack BUILD PACK makes it
-#     OUT   the folder for sort-CASE.csv, sort-CASE.txt and env.txt
+#     OUT   the folder for host-memory.csv, sort-CASE.csv, sort-CASE.txt and env.txt
 # Environment: ISSUE54_BUDGET_S (default 540: no case starts after it), ISSUE54_RUNS (default 10, the least vkc bench sort takes),
-# ISSUE54_DEVICES (default all).
+# ISSUE54_DEVICES (default all), ISSUE54_CASES (TYPE:VALUES:MIN_N:MAX_N items; default u32 keys from 2^24 to
+# 2^30, u32 pairs and u64 keys at 2^30).
 #
 # One device call (PACK and the Vulkan loader's .debs, .gl, named in `carry`; kind nvidia-h200-x2
 # or -x4):
@@ -20,7 +22,7 @@ if [ "${1:-}" = pack ]; then
   [ $# -eq 3 ] || { sed -n '2,17p' "$0" >&2; exit 2; }
   build=$2 dest=$3
   rm -rf "$dest" && mkdir -p "$dest/lib" || exit 1
-  cp "$build/vkc-bench" "$dest/" || exit 1
+  cp "$build/vkc-bench" "$build/probes/probe-host_memory" "$dest/" || exit 1
   tbb=$(ldd "$build/vkc-bench" | awk '/libtbb/ {print $3}')
   [ -n "$tbb" ] && cp -L "$tbb" "$dest/lib/"
   exit 0
@@ -51,7 +53,10 @@ sort_case() {
     echo "$name failed" >&2
 }
 
-sort_case u32 u32 none 16777216 1073741824
-sort_case u32-u32 u32 u32 1073741824 1073741824
-sort_case u64 u64 none 1073741824 1073741824
+"$PACK/probe-host_memory" > "$OUT/host-memory.csv" 2>&1
+for item in ${ISSUE54_CASES:-u32:none:16777216:1073741824 u32:u32:1073741824:1073741824 u64:none:1073741824:1073741824}; do
+  IFS=: read -r type values min_n max_n <<< "$item"
+  name=$type; [ "$values" = none ] || name=$type-$values
+  sort_case "$name-$max_n" "$type" "$values" "$min_n" "$max_n"
+done
 echo "done in $((SECONDS - start)) s" >&2

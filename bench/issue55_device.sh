@@ -8,7 +8,8 @@
 #   bench/issue55_device.sh PACK DEBS OUT     runs; DEBS holds OpenMPI's Debian packages (the list
 #                                             in docs/mpi.md), unpacked into /opt/ompi
 # Environment: ISSUE55_LOG2N (default "28 30": the u32 files, 2^N keys), ISSUE55_RANKS (default
-# "1 2"), ISSUE55_BODIES (default 262144).
+# "1 2"), ISSUE55_BODIES (default "262144": the N-body sizes, each run first, ISSUE55_STEPS steps
+# (default 6) without diagnostics, a checkpoint every 2 with its milliseconds per step).
 set -uo pipefail
 
 if [ "${1:-}" = pack ]; then
@@ -39,6 +40,13 @@ mpirun=(mpirun --oversubscribe --bind-to none)
   python3 -c "import dask; print('dask', dask.__version__)" 2>&1 | tail -1
 } > "$OUT/env.txt"
 work=$(mktemp -d /tmp/i55.XXXX)
+for bodies in ${ISSUE55_BODIES:-262144}; do
+  for ranks in ${ISSUE55_RANKS:-1 2}; do
+    /usr/bin/time -f "%e s wall" "${mpirun[@]}" -np "$ranks" "$PACK/vkc" nbody --mpi --bodies "$bodies" \
+      --steps "${ISSUE55_STEPS:-6}" --every 2 --no-diagnostics --json \
+      > "$OUT/nbody-$bodies-$ranks-ranks.jsonl" 2> "$OUT/nbody-$bodies-$ranks-ranks.err"
+  done
+done
 for log2n in ${ISSUE55_LOG2N:-28 30}; do
   python3 -c "import numpy as np; np.save('$work/in.npy', np.random.default_rng(1).integers(0, 2**32, size=2**$log2n, dtype=np.uint32))"
   /usr/bin/time -f "%e s wall, %M KiB peak" "$PACK/vkc" -q sort "$work/in.npy" -o "$work/one.npy" 2> "$OUT/one-process-$log2n.txt"
@@ -50,9 +58,5 @@ for log2n in ${ISSUE55_LOG2N:-28 30}; do
     cmp "$work/mpi.npy" "$work/one.npy" && echo "2^$log2n on $ranks ranks: as one process" >> "$OUT/verified.txt"
   done
   rm -f "$work"/*.npy
-done
-for ranks in ${ISSUE55_RANKS:-1 2}; do
-  /usr/bin/time -f "%e s wall" "${mpirun[@]}" -np "$ranks" "$PACK/vkc" nbody --mpi --bodies "${ISSUE55_BODIES:-262144}" \
-    --steps 8 --every 4 --json > "$OUT/nbody-$ranks-ranks.jsonl" 2> "$OUT/nbody-$ranks-ranks.err"
 done
 rm -rf "$work"

@@ -79,14 +79,15 @@ class Partitioner {
       : bits_(bits), descending_(descending), keys_(keys), count_(count), devices_(devices),
         chunks_(sorting::chunks_for(count, kChunkElements)) {}
 
-  // Partitions and returns each device's range: once the ranges are known, place_for(partition)
-  // gives the function that the move then calls as place(i, q) for every element.
-  template <class PlaceFor>
-  Partition run(PlaceFor place_for) {
+  // Partitions and returns each device's range: once the ranges are known, movers_for(partition)
+  // gives the function that makes each chunk's mover from the chunk's first place in every slot
+  // (mover(i, slot) then moves element i, the next of its slot, in the chunk's input order).
+  template <class MoversFor>
+  Partition run(MoversFor movers_for) {
     choose_splitters();
     count_slots();
     const Partition partition{device_bounds()};
-    scatter(place_for(partition));
+    scatter(movers_for(partition));
     return partition;
   }
 
@@ -99,6 +100,59 @@ class Partitioner {
  private:
   Bits rank(std::uint64_t i) const { return bits_.rank(bits_.canonical(bits_.load(keys_, i)), descending_); }
   std::uint64_t chunk_begin(std::size_t c) const { return count_ * c / chunks_; }
+
+  // f(i, rank of key i) for i in [begin, end), with the key's kind and the order fixed at compile
+  // time, so that the loop carries none of rank's branches on them.
+  template <class F>
+  void for_each_rank(std::uint64_t begin, std::uint64_t end, F f) const {
+    const auto loop = [&](auto kind, auto descending) {
+      sorting::KeyBits<Bits> bits = bits_;
+      bits.kind = kind;
+      for (std::uint64_t i = begin; i < end; ++i) f(i, bits.rank(bits.canonical(bits.load(keys_, i)), descending));
+    };
+    const auto in_order = [&](auto kind) {
+      if (descending_) return loop(kind, std::true_type{});
+      loop(kind, std::false_type{});
+    };
+    using Kind = sorting::KeyKind;
+    switch (bits_.kind) {
+      case Kind::unsigned_int: return in_order(std::integral_constant<Kind, Kind::unsigned_int>{});
+      case Kind::signed_int: return in_order(std::integral_constant<Kind, Kind::signed_int>{});
+      default: return in_order(std::integral_constant<Kind, Kind::floating>{});
+    }
+  }
+
+  // Each slot's count among keys [begin, end): ranks a block at a time, then, for each splitter
+  // value, the keys below it and equal to it, in loops without stores that the compiler vectorizes
+  // (one count per key in memory would chain each key's increment to the last's).
+  std::vector<std::uint64_t> count_in(std::uint64_t begin, std::uint64_t end) const {
+    constexpr std::uint64_t kBlock = 2048;
+    const std::vector<Bits>& values = splitters_.values;
+    std::vector<std::uint64_t> below(values.size()), equal(values.size());
+    std::vector<Bits> ranks(kBlock);
+    for (std::uint64_t first = begin; first < end; first += kBlock) {
+      const std::uint64_t n = std::min(kBlock, end - first);
+      Bits* r = ranks.data();
+      for_each_rank(first, first + n, [&](std::uint64_t i, Bits rank) { r[i - first] = rank; });
+      for (std::size_t u = 0; u < values.size(); ++u) {
+        const Bits v = values[u];
+        std::uint64_t lt = 0, eq = 0;
+        for (std::uint64_t k = 0; k < n; ++k) lt += r[k] < v, eq += r[k] == v;
+        below[u] += lt;
+        equal[u] += eq;
+      }
+    }
+    // Slot 2u + 1: equal to value u; slot 2u: above value u - 1 (and its equals), below value u.
+    std::vector<std::uint64_t> counts(splitters_.slots());
+    std::uint64_t under = 0;  // keys at or below the last value passed
+    for (std::size_t u = 0; u < values.size(); ++u) {
+      counts[2 * u] = below[u] - under;
+      counts[2 * u + 1] = equal[u];
+      under = below[u] + equal[u];
+    }
+    counts.back() = (end - begin) - under;
+    return counts;
+  }
 
   std::size_t slot(Bits r) const { return splitters_.slot(r); }
 
@@ -117,11 +171,7 @@ class Partitioner {
     offsets_.assign(chunks_, std::vector<std::uint64_t>(slots, 0));
     // Each thread counts into its own vector and stores it once: the chunks' vectors are small
     // neighbours on the heap, and incrementing them in place would bounce their cache lines.
-    on_threads(chunks_, [&](std::size_t c) {
-      std::vector<std::uint64_t> counts(slots, 0);
-      for (std::uint64_t i = chunk_begin(c); i < chunk_begin(c + 1); ++i) ++counts[slot(rank(i))];
-      offsets_[c] = std::move(counts);
-    });
+    on_threads(chunks_, [&](std::size_t c) { offsets_[c] = count_in(chunk_begin(c), chunk_begin(c + 1)); });
     slot_first_.assign(slots + 1, 0);
     std::uint64_t place = 0;
     for (std::size_t s = 0; s < slots; ++s) {
@@ -137,11 +187,14 @@ class Partitioner {
 
   std::vector<std::uint64_t> device_bounds() const { return splitters_.bounds(count_, devices_, slot_first_); }
 
-  template <class Place>
-  void scatter(Place place) {
+  template <class MakeMover>
+  void scatter(MakeMover make_mover) {
     on_threads(chunks_, [&](std::size_t c) {
-      std::vector<std::uint64_t> next = offsets_[c];  // the thread's own copy, as in count_slots
-      for (std::uint64_t i = chunk_begin(c); i < chunk_begin(c + 1); ++i) place(i, next[slot(rank(i))]++);
+      auto mover = make_mover(offsets_[c]);
+      const std::uint64_t begin = chunk_begin(c), end = chunk_begin(c + 1);
+      // The chunk's ends in locals: the moves are 64-bit stores that, to the compiler, could change
+      // the members chunk_begin divides, so it would divide again for every key.
+      for_each_rank(begin, end, [&](std::uint64_t i, Bits rank) { mover(i, slot(rank)); });
     });
   }
 
@@ -316,16 +369,58 @@ class RangeMemory {
   std::vector<HostBytes> own_;
 };
 
-// The device whose range holds place q: a scan without branches, as Splitters::slot.
+// The device whose range holds place q: a scan without branches, as Splitters::slot (a device
+// whose range is empty is passed over).
 std::size_t device_of(const std::vector<std::uint64_t>& bounds, std::uint64_t q) {
   std::size_t d = 0;
   for (std::size_t j = 1; j + 1 < bounds.size(); ++j) d += q >= bounds[j];
   return d;
 }
 
+// Moves one chunk's elements to their places in RangeMemory: a cursor per slot at the slot's next
+// place in the chunk, with its addresses in the device's range. Only a slot of keys equal to a
+// splitter can run from one device's range into the next; its cursor moves on there.
+template <std::size_t KeyWidth, class Also>
+class ChunkMover {
+ public:
+  ChunkMover(const RangeMemory& memory, const std::vector<std::uint64_t>& bounds, std::size_t value_width,
+             const std::byte* keys, const std::vector<std::uint64_t>& first, Also also)
+      : memory_(&memory), bounds_(&bounds), value_width_(value_width), keys_(keys), also_(also) {
+    for (std::uint64_t place : first) cursors_.push_back({place, place, nullptr, nullptr});  // placed on first use
+  }
+
+  void operator()(std::uint64_t i, std::size_t slot) {
+    Cursor& c = cursors_[slot];
+    if (c.place == c.end) c = cursor_at(c.place);
+    std::memcpy(c.key, keys_ + i * KeyWidth, KeyWidth);
+    also_(i, c.value);
+    c.key += KeyWidth;
+    c.value += value_width_;
+    ++c.place;
+  }
+
+ private:
+  struct Cursor {
+    std::uint64_t place, end;  // the next place; the end of its device's range
+    std::byte *key, *value;
+  };
+  Cursor cursor_at(std::uint64_t place) const {
+    const std::size_t d = device_of(*bounds_, place);
+    const std::uint64_t local = place - (*bounds_)[d];
+    return {place, (*bounds_)[d + 1], memory_->keys(d) + local * KeyWidth, memory_->values(d) + local * value_width_};
+  }
+
+  const RangeMemory* memory_;
+  const std::vector<std::uint64_t>* bounds_;
+  std::size_t value_width_;
+  const std::byte* keys_;
+  Also also_;
+  std::vector<Cursor> cursors_;
+};
+
 // Partitions the keys for the set's devices into `memory` (made once the ranges are known, with
 // room for values of `value_width` bytes), each key copied to its place in its device's range;
-// also(i, d, local) moves what goes with key i to place `local` of device d's values.
+// also(i, value) moves what goes with key i to `value`, its place among the values.
 template <class Also>
 Partition move_partitioned(DeviceSet& set, KeyType type, const SortOptions& options, const void* keys,
                            std::uint64_t count, std::size_t value_width, std::optional<RangeMemory>& memory,
@@ -335,11 +430,8 @@ Partition move_partitioned(DeviceSet& set, KeyType type, const SortOptions& opti
     return with_partitioner(type, options, keys, count, set.size(), [&](auto& partitioner) {
       return partitioner.run([&](const Partition& p) {
         memory.emplace(set, p, width, value_width);
-        return [&, bounds = p.bounds](std::uint64_t i, std::uint64_t q) {
-          const std::size_t d = device_of(bounds, q);
-          const std::uint64_t local = q - bounds[d];
-          std::memcpy(memory->keys(d) + local * width, in + i * width, width);
-          also(i, d, local);
+        return [&, &bounds = p.bounds](const std::vector<std::uint64_t>& first) {
+          return ChunkMover<width, Also>(*memory, bounds, value_width, in, first, also);
         };
       });
     });
@@ -377,7 +469,7 @@ void check_arrays(const void* keys, std::uint64_t count, const char* what) {
 void sorting::partition_keys(DeviceSet& set, KeyType type, const SortOptions& options, const void* keys,
                              std::uint64_t count, std::vector<std::uint64_t>& bounds) {
   std::optional<RangeMemory> memory;
-  bounds = move_partitioned(set, type, options, keys, count, 0, memory, [](auto...) {}).bounds;
+  bounds = move_partitioned(set, type, options, keys, count, 0, memory, [](std::uint64_t, std::byte*) {}).bounds;
 }
 
 void sort_to(DeviceSet& set, KeyType type, const void* keys, void* sorted_keys, std::uint64_t count,
@@ -388,7 +480,7 @@ void sort_to(DeviceSet& set, KeyType type, const void* keys, void* sorted_keys, 
   if (count == 0) return;
   const std::size_t width = key_bytes(type);
   std::optional<RangeMemory> memory;
-  const Partition p = move_partitioned(set, type, options, keys, count, 0, memory, [](auto...) {});
+  const Partition p = move_partitioned(set, type, options, keys, count, 0, memory, [](std::uint64_t, std::byte*) {});
   auto* out = static_cast<std::byte*>(sorted_keys);
   // In place, the devices sort their ranges where the partition put them and the keys are written
   // only once every device is done, so that a cancelled or failed sort leaves them as they were.
@@ -420,8 +512,8 @@ void sort_pairs_to(DeviceSet& set, KeyType key_type, const void* keys, void* sor
   std::optional<RangeMemory> memory;
   const Partition p = with_width(vw, [&](auto width) {
     return move_partitioned(set, key_type, options, keys, count, vw, memory,
-                            [&](std::uint64_t i, std::size_t d, std::uint64_t local) {
-                              std::memcpy(memory->values(d) + local * width, value_in + i * width, width);
+                            [&](std::uint64_t i, std::byte* value) {
+                              std::memcpy(value, value_in + i * width, width);
                             });
   });
   // As sort_to: in place, the arrays are written only once every device is done.
@@ -454,8 +546,8 @@ void argsort64_to(DeviceSet& set, KeyType type, const void* keys, std::uint64_t*
   if (stable.algorithm == SortAlgorithm::automatic) stable.algorithm = SortAlgorithm::radix;
   std::optional<RangeMemory> memory;
   const Partition p = move_partitioned(set, type, options, keys, count, sizeof(std::uint64_t), memory,
-                                       [&](std::uint64_t i, std::size_t d, std::uint64_t local) {
-                                         reinterpret_cast<std::uint64_t*>(memory->values(d))[local] = i;
+                                       [](std::uint64_t i, std::byte* position) {
+                                         std::memcpy(position, &i, sizeof i);
                                        });
   // Each device's keys go up with their input positions; only the positions come back.
   on_devices(set, p, stable, [&](std::size_t d, std::uint64_t first, std::uint64_t n, const SortOptions& o) {
