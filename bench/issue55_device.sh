@@ -9,7 +9,8 @@
 #                                             in docs/mpi.md), unpacked into /opt/ompi
 # Environment: ISSUE55_LOG2N (default "28 30": the u32 files, 2^N keys), ISSUE55_RANKS (default
 # "1 2"), ISSUE55_BODIES (default "262144": the N-body sizes, each run first, ISSUE55_STEPS steps
-# (default 6) without diagnostics, a checkpoint every 2 with its milliseconds per step).
+# (default 6) without diagnostics, a checkpoint every 2 with its milliseconds per step),
+# ISSUE55_REPEATS (default 3: runs of each sort).
 set -uo pipefail
 
 if [ "${1:-}" = pack ]; then
@@ -51,7 +52,7 @@ for log2n in ${ISSUE55_LOG2N:-28 30}; do
   python3 -c "import numpy as np; np.save('$work/in.npy', np.random.default_rng(1).integers(0, 2**32, size=2**$log2n, dtype=np.uint32))"
   /usr/bin/time -f "%e s wall, %M KiB peak" "$PACK/vkc" -q sort "$work/in.npy" -o "$work/one.npy" 2> "$OUT/one-process-$log2n.txt"
   for ranks in ${ISSUE55_RANKS:-1 2}; do
-    for run in 1 2 3; do
+    for run in $(seq "${ISSUE55_REPEATS:-3}"); do
       "${mpirun[@]}" -np "$ranks" "$PACK/vkc" sort --mpi "$work/in.npy" -o "$work/mpi.npy" --json \
         >> "$OUT/sort-$log2n-$ranks-ranks.jsonl" 2>> "$OUT/sort-$log2n-$ranks-ranks.err"
     done

@@ -44,8 +44,8 @@ struct SortedSlice {
 /// that straddle a boundary are divided by their global input position, so even all-equal keys
 /// split evenly), in rank order. Stable where the algorithm is (radix, automatic): equal keys keep
 /// their global input order. When any rank fails, every rank throws Error naming the first rank
-/// that failed and its message; none is left waiting. MPI 3 counts in ints: a rank sends and
-/// receives fewer than 2^31 elements (Error otherwise: spread the array over more ranks).
+/// that failed and its message; none is left waiting. Any count: past MPI's int counts, the
+/// exchange sends a pair of ranks' elements in several messages.
 SortedSlice sort(MPI_Comm comm, Context& ctx, KeyType type, const void* keys, std::uint64_t count,
                  const SortOptions& options = {});
 

@@ -68,8 +68,7 @@ typedef struct vkc_mpi_slice_info {
  * this rank's local sort. Rank r gets the r-th range: balanced in elements (equal keys that
  * straddle a boundary are divided by their global input position, so even all-equal keys split
  * evenly). Stable where the algorithm is (radix, auto): equal keys keep their global input order.
- * A rank sends and receives fewer than 2^31 elements (MPI's int counts): spread larger arrays over
- * more ranks. */
+ * Any count: past MPI's int counts, a pair of ranks' elements go in several messages. */
 VKC_API vkc_status vkc_mpi_sort(vkc_context* context, vkc_mpi_fint comm, vkc_key_type type, const void* keys,
                                 uint64_t count, const vkc_sort_options* options, vkc_mpi_slice** slice);
 /* vkc_mpi_sort with a value of `value_type` beside each key (count values), moved with it. */

@@ -14,11 +14,11 @@ rank sends every key to the rank whose range holds it, then sorts what it receiv
 NaN last in both orders, -0.0 before +0.0 ascending.
 
 Keys of every NumPy dtype vkcompute sorts (8 to 64-bit integers, float16, float32, float64).
-Each rank sends and receives fewer than 2^31 elements: MPI's counts. Every function is collective:
-when the input is bad on any rank, or the sort fails there, every rank raises the first failing
-rank's error ("rank R: ..."), so that none waits for ever. mpi4py and libvkcompute_mpi.so.1 (built
-beside libvkcompute.so.1 when CMake finds MPI) are loaded on first use; ImportError names the one
-that is missing.
+A rank may hold and receive any count (past 2^31 elements, in several messages). Every function
+is collective: when the input is bad on any rank, or the sort fails there, every rank raises the
+first failing rank's error ("rank R: ..."), so that none waits for ever. mpi4py and
+libvkcompute_mpi.so.1 (built beside libvkcompute.so.1 when CMake finds MPI) are loaded on first
+use; ImportError names the one that is missing.
 """
 
 import ctypes

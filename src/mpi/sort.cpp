@@ -72,39 +72,37 @@ class ElementType {
 };
 
 // The all-to-all exchange of arrays whose elements go out `send[d]` to rank d (in rank order in
-// `from`) and come in `recv[s]` from rank s (in rank order in `to`), in rounds of at most
-// detail::max_elements_per_message per pair. MPI 3's counts and displacements are ints counted in
-// elements: a rank sends and receives fewer than 2^31 elements in all (checked before).
+// `from`) and come in `recv[s]` from rank s (in rank order in `to`). Point-to-point messages of at
+// most detail::max_elements_per_message elements, all posted at once: MPI counts elements in ints,
+// and Alltoallv's displacements (ints too) would cap what a rank sends and receives at 2^31 - 1
+// elements in all, where each message's own address here has no such cap. Messages between two
+// ranks with one tag arrive in the order sent, so the k-th receive from a rank takes its k-th send.
 void exchange(MPI_Comm comm, const std::byte* from, std::byte* to, std::size_t width,
               const std::vector<std::uint64_t>& send, const std::vector<std::uint64_t>& recv) {
-  const int ranks = size_of(comm);
+  const int ranks = size_of(comm), me = rank_of(comm);
   const std::uint64_t chunk = std::clamp<std::uint64_t>(detail::max_elements_per_message, 1, INT_MAX);
-  std::uint64_t largest = 0;
-  for (int r = 0; r < ranks; ++r) largest = std::max({largest, send[r], recv[r]});
-  MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UINT64_T, MPI_MAX, comm);
-  const std::uint64_t rounds = (largest + chunk - 1) / chunk;
-  std::vector<int> send_first(ranks, 0), recv_first(ranks, 0);
+  std::vector<std::uint64_t> send_first(ranks, 0), recv_first(ranks, 0);
   for (int r = 1; r < ranks; ++r) {
-    send_first[r] = send_first[r - 1] + static_cast<int>(send[r - 1]);
-    recv_first[r] = recv_first[r - 1] + static_cast<int>(recv[r - 1]);
+    send_first[r] = send_first[r - 1] + send[r - 1];
+    recv_first[r] = recv_first[r - 1] + recv[r - 1];
   }
   // This rank's own part is copied here: MPI would pack and unpack it through the element type.
-  const int me = rank_of(comm);
-  std::memcpy(to + std::size_t(recv_first[me]) * width, from + std::size_t(send_first[me]) * width, send[me] * width);
+  std::memcpy(to + recv_first[me] * width, from + send_first[me] * width, send[me] * width);
   const ElementType element(width);
-  std::vector<int> send_counts(ranks), recv_counts(ranks), send_at(ranks), recv_at(ranks);
-  for (std::uint64_t k = 0; k < rounds; ++k) {
-    const std::uint64_t done = k * chunk;
-    for (int r = 0; r < ranks; ++r) {
-      send_counts[r] = static_cast<int>(std::min(chunk, send[r] - std::min(send[r], done)));
-      recv_counts[r] = static_cast<int>(std::min(chunk, recv[r] - std::min(recv[r], done)));
-      send_at[r] = send_first[r] + static_cast<int>(std::min(send[r], done));
-      recv_at[r] = recv_first[r] + static_cast<int>(std::min(recv[r], done));
+  constexpr int kTag = 55;
+  std::vector<MPI_Request> requests;
+  for (int r = 0; r < ranks; ++r) {
+    if (r == me) continue;
+    for (std::uint64_t done = 0; done < recv[r]; done += chunk) {
+      MPI_Irecv(to + (recv_first[r] + done) * width, static_cast<int>(std::min(chunk, recv[r] - done)), element.get(),
+                r, kTag, comm, &requests.emplace_back());
     }
-    send_counts[me] = recv_counts[me] = 0;
-    MPI_Alltoallv(from, send_counts.data(), send_at.data(), element.get(), to, recv_counts.data(), recv_at.data(),
-                  element.get(), comm);
+    for (std::uint64_t done = 0; done < send[r]; done += chunk) {
+      MPI_Isend(from + (send_first[r] + done) * width, static_cast<int>(std::min(chunk, send[r] - done)),
+                element.get(), r, kTag, comm, &requests.emplace_back());
+    }
   }
+  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
 }
 
 // Each rank's keys ranked, the splitters, and every key's destination.
@@ -217,15 +215,6 @@ class Distribution {
   std::vector<std::vector<std::uint64_t>> chunk_counts_;  // [chunk][slot]
 };
 
-void check_message_sizes(std::uint64_t count, const std::vector<std::uint64_t>& receive) {
-  std::uint64_t received = 0;
-  for (std::uint64_t n : receive) received += n;
-  if (count > INT_MAX || received > INT_MAX) {
-    throw Error("mpi sort: a rank sends or receives " + std::to_string(std::max(count, received)) +
-                " elements, past MPI's 2^31 - 1; split the array over more ranks");
-  }
-}
-
 }  // namespace
 
 SortedSlice detail::gather_range(MPI_Comm comm, KeyType type, const void* keys, ValueType value_type,
@@ -271,7 +260,6 @@ SortedSlice detail::gather_range(MPI_Comm comm, KeyType type, const void* keys, 
     out.phases.partition_ms = ms_since(start);
   });
   MPI_Alltoall(send.data(), 1, MPI_UINT64_T, receive.data(), 1, MPI_UINT64_T, comm);
-  together(comm, [&] { check_message_sizes(count, receive); });
   const auto start = std::chrono::steady_clock::now();
   out.keys.resize(out.count * kw);
   out.values.resize(out.count * vw);
