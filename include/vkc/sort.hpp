@@ -255,12 +255,14 @@ std::vector<std::uint64_t> argsort64(Context& ctx, std::span<const T> keys, cons
 // device sorts its range with the functions above, all at once, and the results land in place.
 // The same contract, stability (where the algorithm is stable), sizes and progress (the
 // callback on the calling thread, counting every device's elements; when it throws, every device
-// stops) as on one device. The partition passes through host memory first (a read of the keys,
-// then a read and a write of every array); an in-place sort copies the result back once every
-// device is done, so that a cancelled or failed sort leaves the arrays as they were. That host
-// partition costs more than one GPU's whole host-to-host sort on the machines measured so far
-// (BENCHMARKS.md, "Several devices"): today a set sorts what one device sorts, no faster. One
-// device in the set: the single-device function.
+// stops) as on one device. The partition passes over the keys twice on the host (a read that
+// counts, then a read and a write of every array into host memory that each device pinned and
+// keeps between calls, which its copies read directly); an in-place sort copies the result back
+// once every device is done, so that a cancelled or failed sort leaves the arrays as they were.
+// Where one GPU's host-to-host sort already takes all of the host's memory bandwidth, as on the
+// machines measured so far (BENCHMARKS.md, "Several devices"), a set sorts host arrays more
+// slowly than one device; it sorts arrays larger than one device holds. One device in the set:
+// the single-device function.
 
 class DeviceSet;
 
