@@ -4,7 +4,6 @@
 // Prints the bytes moved per second: a copy moves each byte twice (read and write).
 //   probe-host_memory [BYTES]
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -24,18 +23,6 @@ void on_threads(unsigned threads, F f) {
   for (auto& thread : pool) thread.join();
 }
 
-template <class F>
-double median_ms(F f) {
-  std::vector<double> ms;
-  for (int i = -1; i < 9; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    f();
-    const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
-    if (i >= 0) ms.push_back(took.count());
-  }
-  return vkc::bench::summarize(ms).median_ms;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -46,21 +33,21 @@ int main(int argc, char** argv) {
   std::printf("threads,copy_ms,copy_traffic_gb_s,read_ms,read_gb_s\n");
   for (unsigned threads = 1;; threads = std::min(threads * 2, cores)) {
     const auto slice = [&](unsigned t) { return std::pair{words * t / threads, words * (t + 1) / threads}; };
-    const double copy_ms = median_ms([&] {
+    const double copy_ms = vkc::bench::time_wall(9, [&] {
       on_threads(threads, [&](unsigned t) {
         const auto [begin, end] = slice(t);
         std::memcpy(to.data() + begin, from.data() + begin, (end - begin) * 8);
       });
-    });
+    }).median_ms;
     std::vector<std::uint64_t> sums(threads);
-    const double read_ms = median_ms([&] {
+    const double read_ms = vkc::bench::time_wall(9, [&] {
       on_threads(threads, [&](unsigned t) {
         const auto [begin, end] = slice(t);
         std::uint64_t sum = 0;
         for (std::uint64_t i = begin; i < end; ++i) sum += from[i];
         sums[t] = sum;
       });
-    });
+    }).median_ms;
     std::uint64_t total = 0;
     for (std::uint64_t s : sums) total += s;
     if (total != words) return std::fprintf(stderr, "probe-host_memory: the read pass summed wrong\n"), 1;

@@ -1,7 +1,6 @@
 // probe-partition: the host partition that a sort on a DeviceSet begins with, alone: u32 keys,
 // uniform, into the set's pinned ranges (sorting::partition_keys), median of 9 after one warm-up.
 //   probe-partition DEVICES [LOG2N...]   (DEVICES as --devices takes it: "0,1", "0,0")
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -29,16 +28,11 @@ int main(int argc, char** argv) {
     std::vector<std::uint32_t> keys(n);
     std::mt19937_64 rng(log2n);
     for (auto& k : keys) k = static_cast<std::uint32_t>(rng());
-    std::vector<double> ms;
     std::vector<std::uint64_t> bounds;
-    for (int run = -1; run < 9; ++run) {
-      const auto start = std::chrono::steady_clock::now();
+    const double median = bench::time_wall(9, [&] {
       sorting::partition_keys(set, KeyType::u32, {}, keys.data(), n, bounds);
-      const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
-      if (bounds.back() != n) return std::fprintf(stderr, "probe-partition: keys lost\n"), 1;
-      if (run >= 0) ms.push_back(took.count());
-    }
-    const double median = bench::summarize(ms).median_ms;
+      if (bounds.back() != n) throw Error("probe-partition: keys lost");
+    }).median_ms;
     std::printf("%zu,%llu,%.3f,%.2f\n", set.size(), (unsigned long long)n, median, n * 4.0 / median / 1e6);
   }
 }
