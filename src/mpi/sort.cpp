@@ -110,7 +110,7 @@ template <class Bits>
 class Distribution {
  public:
   Distribution(MPI_Comm comm, sorting::KeyBits<Bits> bits, bool descending, const void* keys, std::uint64_t count)
-      : comm_(comm), ranks_(size_of(comm)), me_(rank_of(comm)), bits_(bits), descending_(descending), keys_(keys),
+      : comm_(comm), ranks_(size_of(comm)), me_(rank_of(comm)), keys_(bits, descending, keys),
         count_(count) {}
 
   void choose_splitters() {
@@ -139,9 +139,8 @@ class Distribution {
     chunks_ = sorting::chunks_for(count_, kChunkElements);
     chunk_counts_.assign(chunks_, std::vector<std::uint64_t>(slots, 0));
     on_threads(chunks_, [&](std::size_t c) {
-      std::vector<std::uint64_t> counts(slots, 0);  // the thread's own: neighbours on the heap share lines
-      for (std::uint64_t i = chunk_begin(c); i < chunk_begin(c + 1); ++i) ++counts[slot(rank(i))];
-      chunk_counts_[c] = std::move(counts);
+      // Counted into the thread's own vector: neighbours on the heap share lines.
+      chunk_counts_[c] = keys_.count_slots(splitters_, chunk_begin(c), chunk_begin(c + 1));
     });
     std::vector<std::uint64_t> mine(slots, 0);
     for (const auto& counts : chunk_counts_) {
@@ -190,7 +189,10 @@ class Distribution {
     }
     on_threads(chunks_, [&](std::size_t c) {
       std::vector<std::uint64_t> at = next[c];
-      for (std::uint64_t i = chunk_begin(c); i < chunk_begin(c + 1); ++i) move(i, at[slot(rank(i))]++);
+      // The chunk's ends in locals: the moves' 64-bit stores could, to the compiler, change the
+      // members chunk_begin divides, and it would divide again for every key.
+      const std::uint64_t begin = chunk_begin(c), end = chunk_begin(c + 1);
+      keys_.for_each_rank(begin, end, [&](std::uint64_t i, Bits rank) { move(i, at[slot(rank)]++); });
     });
   }
 
@@ -199,15 +201,13 @@ class Distribution {
   std::uint64_t range_size() const { return bounds_[me_ + 1] - bounds_[me_]; }
 
  private:
-  Bits rank(std::uint64_t i) const { return bits_.rank(bits_.canonical(bits_.load(keys_, i)), descending_); }
+  Bits rank(std::uint64_t i) const { return keys_.rank(i); }
   std::uint64_t chunk_begin(std::size_t c) const { return count_ * c / chunks_; }
   std::size_t slot(Bits r) const { return splitters_.slot(r); }
 
   MPI_Comm comm_;
   int ranks_, me_;
-  sorting::KeyBits<Bits> bits_;
-  bool descending_;
-  const void* keys_;
+  sorting::RankedKeys<Bits> keys_;
   std::uint64_t count_, total_ = 0;
   sorting::Splitters<Bits> splitters_;
   std::vector<std::uint64_t> local_in_slot_, first_place_, slot_first_, bounds_;

@@ -76,7 +76,7 @@ template <class Bits>
 class Partitioner {
  public:
   Partitioner(sorting::KeyBits<Bits> bits, bool descending, const void* keys, std::uint64_t count, std::size_t devices)
-      : bits_(bits), descending_(descending), keys_(keys), count_(count), devices_(devices),
+      : keys_(bits, descending, keys), count_(count), devices_(devices),
         chunks_(sorting::chunks_for(count, kChunkElements)) {}
 
   // Partitions and returns each device's range: once the ranges are known, movers_for(partition)
@@ -98,61 +98,8 @@ class Partitioner {
   }
 
  private:
-  Bits rank(std::uint64_t i) const { return bits_.rank(bits_.canonical(bits_.load(keys_, i)), descending_); }
+  Bits rank(std::uint64_t i) const { return keys_.rank(i); }
   std::uint64_t chunk_begin(std::size_t c) const { return count_ * c / chunks_; }
-
-  // f(i, rank of key i) for i in [begin, end), with the key's kind and the order fixed at compile
-  // time, so that the loop carries none of rank's branches on them.
-  template <class F>
-  void for_each_rank(std::uint64_t begin, std::uint64_t end, F f) const {
-    const auto loop = [&](auto kind, auto descending) {
-      sorting::KeyBits<Bits> bits = bits_;
-      bits.kind = kind;
-      for (std::uint64_t i = begin; i < end; ++i) f(i, bits.rank(bits.canonical(bits.load(keys_, i)), descending));
-    };
-    const auto in_order = [&](auto kind) {
-      if (descending_) return loop(kind, std::true_type{});
-      loop(kind, std::false_type{});
-    };
-    using Kind = sorting::KeyKind;
-    switch (bits_.kind) {
-      case Kind::unsigned_int: return in_order(std::integral_constant<Kind, Kind::unsigned_int>{});
-      case Kind::signed_int: return in_order(std::integral_constant<Kind, Kind::signed_int>{});
-      default: return in_order(std::integral_constant<Kind, Kind::floating>{});
-    }
-  }
-
-  // Each slot's count among keys [begin, end): ranks a block at a time, then, for each splitter
-  // value, the keys below it and equal to it, in loops without stores that the compiler vectorizes
-  // (one count per key in memory would chain each key's increment to the last's).
-  std::vector<std::uint64_t> count_in(std::uint64_t begin, std::uint64_t end) const {
-    constexpr std::uint64_t kBlock = 2048;
-    const std::vector<Bits>& values = splitters_.values;
-    std::vector<std::uint64_t> below(values.size()), equal(values.size());
-    std::vector<Bits> ranks(kBlock);
-    for (std::uint64_t first = begin; first < end; first += kBlock) {
-      const std::uint64_t n = std::min(kBlock, end - first);
-      Bits* r = ranks.data();
-      for_each_rank(first, first + n, [&](std::uint64_t i, Bits rank) { r[i - first] = rank; });
-      for (std::size_t u = 0; u < values.size(); ++u) {
-        const Bits v = values[u];
-        std::uint64_t lt = 0, eq = 0;
-        for (std::uint64_t k = 0; k < n; ++k) lt += r[k] < v, eq += r[k] == v;
-        below[u] += lt;
-        equal[u] += eq;
-      }
-    }
-    // Slot 2u + 1: equal to value u; slot 2u: above value u - 1 (and its equals), below value u.
-    std::vector<std::uint64_t> counts(splitters_.slots());
-    std::uint64_t under = 0;  // keys at or below the last value passed
-    for (std::size_t u = 0; u < values.size(); ++u) {
-      counts[2 * u] = below[u] - under;
-      counts[2 * u + 1] = equal[u];
-      under = below[u] + equal[u];
-    }
-    counts.back() = (end - begin) - under;
-    return counts;
-  }
 
   std::size_t slot(Bits r) const { return splitters_.slot(r); }
 
@@ -171,7 +118,9 @@ class Partitioner {
     offsets_.assign(chunks_, std::vector<std::uint64_t>(slots, 0));
     // Each thread counts into its own vector and stores it once: the chunks' vectors are small
     // neighbours on the heap, and incrementing them in place would bounce their cache lines.
-    on_threads(chunks_, [&](std::size_t c) { offsets_[c] = count_in(chunk_begin(c), chunk_begin(c + 1)); });
+    on_threads(chunks_, [&](std::size_t c) {
+      offsets_[c] = keys_.count_slots(splitters_, chunk_begin(c), chunk_begin(c + 1));
+    });
     slot_first_.assign(slots + 1, 0);
     std::uint64_t place = 0;
     for (std::size_t s = 0; s < slots; ++s) {
@@ -194,13 +143,11 @@ class Partitioner {
       const std::uint64_t begin = chunk_begin(c), end = chunk_begin(c + 1);
       // The chunk's ends in locals: the moves are 64-bit stores that, to the compiler, could change
       // the members chunk_begin divides, so it would divide again for every key.
-      for_each_rank(begin, end, [&](std::uint64_t i, Bits rank) { mover(i, slot(rank)); });
+      keys_.for_each_rank(begin, end, [&](std::uint64_t i, Bits rank) { mover(i, slot(rank)); });
     });
   }
 
-  sorting::KeyBits<Bits> bits_;
-  bool descending_;
-  const void* keys_;
+  sorting::RankedKeys<Bits> keys_;
   std::uint64_t count_;
   std::size_t devices_, chunks_ = 1;
   sorting::Splitters<Bits> splitters_;

@@ -1,7 +1,8 @@
 // What the sorts split across devices (device_set_sort.cpp) and across MPI ranks (mpi/sort.cpp)
 // share: splitters from a sorted sample of the keys' ordered images, the slots they cut the keys
-// into, the even ranges of places moved into runs of equal keys, and the host-side helpers of
-// their partitions (a thread per chunk, element copies of a width known at compile time).
+// into, the even ranges of places moved into runs of equal keys, the keys read by rank and
+// counted by slot, and the host-side helpers of their partitions (a thread per chunk, element
+// copies of a width known at compile time).
 #pragma once
 
 #include <algorithm>
@@ -11,6 +12,8 @@
 #include <thread>
 #include <type_traits>
 #include <vector>
+
+#include "sort/key_bits.hpp"
 
 namespace vkc::sorting {
 
@@ -63,6 +66,75 @@ struct Splitters {
     out.push_back(total);
     return out;
   }
+};
+
+/// An array of keys read by rank (KeyBits::rank of the canonical key), in loops that fix the
+/// key's kind and the order at compile time, so that they carry none of rank's branches on them.
+template <class Bits>
+class RankedKeys {
+ public:
+  RankedKeys(KeyBits<Bits> bits, bool descending, const void* keys)
+      : bits_(bits), descending_(descending), keys_(keys) {}
+
+  Bits rank(std::uint64_t i) const { return bits_.rank(bits_.canonical(bits_.load(keys_, i)), descending_); }
+
+  /// f(i, rank of key i) for i in [begin, end), in order.
+  template <class F>
+  void for_each_rank(std::uint64_t begin, std::uint64_t end, F f) const {
+    const auto loop = [&](auto kind, auto descending) {
+      KeyBits<Bits> bits = bits_;
+      bits.kind = kind;
+      for (std::uint64_t i = begin; i < end; ++i) f(i, bits.rank(bits.canonical(bits.load(keys_, i)), descending));
+    };
+    const auto in_order = [&](auto kind) {
+      if (descending_) return loop(kind, std::true_type{});
+      loop(kind, std::false_type{});
+    };
+    switch (bits_.kind) {
+      case KeyKind::unsigned_int: return in_order(std::integral_constant<KeyKind, KeyKind::unsigned_int>{});
+      case KeyKind::signed_int: return in_order(std::integral_constant<KeyKind, KeyKind::signed_int>{});
+      default: return in_order(std::integral_constant<KeyKind, KeyKind::floating>{});
+    }
+  }
+
+  /// How many of keys [begin, end) fall in each of the splitters' slots: ranks a block at a time,
+  /// then, for each splitter value, the keys below it and equal to it, in loops without stores
+  /// that the compiler vectorizes (a count per key in memory would chain each key's increment to
+  /// the last's).
+  std::vector<std::uint64_t> count_slots(const Splitters<Bits>& splitters, std::uint64_t begin,
+                                         std::uint64_t end) const {
+    constexpr std::uint64_t kBlock = 2048;
+    const std::vector<Bits>& values = splitters.values;
+    std::vector<std::uint64_t> below(values.size()), equal(values.size());
+    std::vector<Bits> ranks(kBlock);
+    for (std::uint64_t first = begin; first < end; first += kBlock) {
+      const std::uint64_t n = std::min(kBlock, end - first);
+      Bits* r = ranks.data();
+      for_each_rank(first, first + n, [&](std::uint64_t i, Bits rank) { r[i - first] = rank; });
+      for (std::size_t u = 0; u < values.size(); ++u) {
+        const Bits v = values[u];
+        std::uint64_t lt = 0, eq = 0;
+        for (std::uint64_t k = 0; k < n; ++k) lt += r[k] < v, eq += r[k] == v;
+        below[u] += lt;
+        equal[u] += eq;
+      }
+    }
+    // Slot 2u + 1: equal to value u; slot 2u: above value u - 1 (and its equals), below value u.
+    std::vector<std::uint64_t> counts(splitters.slots());
+    std::uint64_t under = 0;  // keys at or below the last value passed
+    for (std::size_t u = 0; u < values.size(); ++u) {
+      counts[2 * u] = below[u] - under;
+      counts[2 * u + 1] = equal[u];
+      under = below[u] + equal[u];
+    }
+    counts.back() = (end - begin) - under;
+    return counts;
+  }
+
+ private:
+  KeyBits<Bits> bits_;
+  bool descending_;
+  const void* keys_;
 };
 
 /// Runs f(t) for t in [0, count), f(0) on the calling thread and each other on a thread of its
