@@ -1,6 +1,8 @@
 // Sorting host arrays on a DeviceSet (sort.hpp): the elements are partitioned by key, through
 // host memory, into one contiguous range of the output per device, and each device sorts its
-// range with the single-device functions, all at once, one thread each.
+// range with the single-device functions, all at once, one thread each. Each range lies in pinned
+// memory that its device's Context keeps (RangeScratch), so that the device's copies read it
+// without staging.
 //
 // The partition: splitters sampled from the keys' ordered images (key_bits.hpp, so the order
 // contract, the order and a bit range hold as in one device's sort) cut the keys into slots:
