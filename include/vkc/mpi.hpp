@@ -10,7 +10,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "vkc/context.hpp"
@@ -27,10 +31,35 @@ struct Phases {
   double local_sort_ms = 0;///< the rank's sort of what it received, host to host on its device
 };
 
+/// std::allocator whose resize() leaves new elements uninitialized: a slice's buffers are written
+/// whole by the exchange, and zeroing gigabytes first would cost a pass over them (and, in fresh
+/// memory, every page's first touch on one thread).
+template <class T>
+struct DefaultInitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  DefaultInitAllocator() = default;
+  template <class U>
+  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+/// Bytes of a slice: a std::vector whose resize() does not zero them.
+using Bytes = std::vector<std::byte, DefaultInitAllocator<std::byte>>;
+
 /// One rank's part of a distributed sort's result: a contiguous range of the global sorted order.
 struct SortedSlice {
-  std::vector<std::byte> keys;    ///< `count` packed keys of the type sorted
-  std::vector<std::byte> values;  ///< sort_pairs: the values that came with them; sort: empty
+  Bytes keys;    ///< `count` packed keys of the type sorted
+  Bytes values;  ///< sort_pairs: the values that came with them; sort: empty
   std::uint64_t count = 0;        ///< elements in this rank's range
   std::uint64_t offset = 0;       ///< where the range begins in the global order
   std::uint64_t total = 0;        ///< elements of the whole array

@@ -31,7 +31,7 @@ int ranks() {
 }
 
 // The bytes of every rank's `mine`, in rank order, on every rank.
-std::vector<std::byte> gather_all(const std::vector<std::byte>& mine) {
+std::vector<std::byte> gather_all(const mpi::Bytes& mine) {
   const int n = static_cast<int>(mine.size());
   std::vector<int> counts(ranks()), at(ranks(), 0);
   MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);

@@ -112,7 +112,7 @@ struct Input {
   KeyType type = KeyType::u32;
   io::DType dtype = io::DType::u32;  // the file's
   std::uint64_t total = 0, first = 0, count = 0, data_offset = 0;
-  std::vector<std::byte> keys;
+  mpi::Bytes keys;  // not zeroed: the reading threads' writes are its pages' first touches
   bool npy = false;
 };
 
