@@ -71,22 +71,11 @@ class ElementType {
   MPI_Datatype type_ = MPI_DATATYPE_NULL;
 };
 
-// Pieces of at least 64 MiB, one per core at most: f(begin, end) for each, on threads at once.
-template <class F>
-void in_pieces(std::uint64_t bytes, F f) {
-  const std::size_t pieces = sorting::chunks_for(bytes, std::uint64_t{64} << 20);
-  on_threads(pieces, [&](std::size_t t) { f(bytes * t / pieces, bytes * (t + 1) / pieces); });
-}
-
-void copy_in_parallel(const std::byte* from, std::byte* to, std::uint64_t bytes) {
-  in_pieces(bytes, [&](std::uint64_t begin, std::uint64_t end) { std::memcpy(to + begin, from + begin, end - begin); });
-}
-
 // Writes a byte in every page of fresh memory from every core: the VM faults pages in slowly, and
 // in parallel faster than MPI's one receiving thread would.
 void touch_in_parallel(std::byte* data, std::uint64_t bytes) {
   constexpr std::uint64_t kPage = 4096;
-  in_pieces(bytes, [&](std::uint64_t begin, std::uint64_t end) {
+  sorting::in_pieces(bytes, [&](std::uint64_t begin, std::uint64_t end) {
     for (std::uint64_t at = begin; at < end; at += kPage) data[at] = std::byte{0};
   });
 }
@@ -108,7 +97,7 @@ void exchange(MPI_Comm comm, const std::byte* from, std::byte* to, std::size_t w
   }
   // This rank's own part is copied here, on every core: MPI would pack and unpack it through the
   // element type, on one.
-  copy_in_parallel(from + send_first[me] * width, to + recv_first[me] * width, send[me] * width);
+  sorting::copy_in_parallel(from + send_first[me] * width, to + recv_first[me] * width, send[me] * width);
   const ElementType element(width);
   constexpr int kTag = 55;
   std::vector<MPI_Request> requests;

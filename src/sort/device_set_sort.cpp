@@ -39,6 +39,7 @@
 namespace vkc {
 namespace {
 
+using sorting::copy_in_parallel;
 using sorting::on_threads;
 using sorting::with_width;
 
@@ -384,16 +385,6 @@ Partition move_partitioned(DeviceSet& set, KeyType type, const SortOptions& opti
         };
       });
     });
-  });
-}
-
-// memcpy on every core.
-void copy_in_parallel(const std::byte* from, std::byte* to, std::uint64_t bytes) {
-  const std::size_t threads = std::max<std::size_t>(1, std::min<std::uint64_t>(
-      std::max(1u, std::thread::hardware_concurrency()), bytes / (kChunkElements * 16) + 1));
-  on_threads(threads, [&](std::size_t t) {
-    const std::uint64_t begin = bytes * t / threads, end = bytes * (t + 1) / threads;
-    std::memcpy(to + begin, from + begin, end - begin);
   });
 }
 

@@ -2,12 +2,13 @@
 // share: splitters from a sorted sample of the keys' ordered images, the slots they cut the keys
 // into, the even ranges of places moved into runs of equal keys, the keys read by rank and
 // counted by slot, and the host-side helpers of their partitions (a thread per chunk, element
-// copies of a width known at compile time).
+// copies of a width known at compile time, memcpy on every core).
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <thread>
 #include <type_traits>
@@ -162,6 +163,18 @@ void on_threads(std::size_t count, F f) {
 inline std::size_t chunks_for(std::uint64_t count, std::uint64_t least) {
   const std::uint64_t by_size = std::max<std::uint64_t>(1, count / least);
   return std::max<std::size_t>(1, std::min<std::uint64_t>(std::max(1u, std::thread::hardware_concurrency()), by_size));
+}
+
+/// f(begin, end) for pieces of [0, bytes) of at least 1 MiB, one per core at most, all at once.
+template <class F>
+void in_pieces(std::uint64_t bytes, F f) {
+  const std::size_t pieces = chunks_for(bytes, std::uint64_t{1} << 20);
+  on_threads(pieces, [&](std::size_t t) { f(bytes * t / pieces, bytes * (t + 1) / pieces); });
+}
+
+/// memcpy on every core.
+inline void copy_in_parallel(const std::byte* from, std::byte* to, std::uint64_t bytes) {
+  in_pieces(bytes, [&](std::uint64_t begin, std::uint64_t end) { std::memcpy(to + begin, from + begin, end - begin); });
 }
 
 /// f(std::integral_constant<std::size_t, W>) for W = `width` (1, 2, 4 or 8), so that element copies
