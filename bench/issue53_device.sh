@@ -71,6 +71,7 @@ table() {
   table_case f32-normal f32 none normal
   table_case u64 u64 none uniform
   table_case u64-low32 u64 none low:32
+  table_case u64-low32-u32 u64 u32 low:32
   table_case u64-equal u64 none equal
   table_case splat-u32 u64 u32 splat
   table_case u32-u32 u32 u32 uniform

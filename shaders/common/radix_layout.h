@@ -24,6 +24,7 @@ VKC_CONST STATE_DISPATCH = 2080u;                           // [pass * 3] the pa
 VKC_CONST STATE_SCAN_DISPATCH = STATE_DISPATCH + 24u;       // [pass * 3] the pass's scan_tiles grid
 VKC_CONST STATE_HISTOGRAM_DONE = STATE_DISPATCH + 52u;      // histogram workgroups finished
 VKC_CONST STATE_PAIRED_DISPATCH = STATE_DISPATCH + 56u;     // [pass * 3] the interleaved pairs' grid
+VKC_CONST STATE_SHARED_WORD = STATE_DISPATCH + 80u;         // split keys: the word every key shares, as stored
 VKC_CONST STATE_COUNTS = 2304u;                             // [pass * 256 + digit] the histogram
 VKC_CONST STATE_TILES = 4352u;                              // the look-back and tile tables
 
@@ -31,6 +32,8 @@ VKC_CONST PASS_FROM_B = 2u;        // the pass reads the B (temporary) buffers a
 VKC_CONST PASS_READ_PLANAR = 4u;   // split keys (SPLIT_KEY): the pass reads them planar
 VKC_CONST PASS_WRITE_PLANAR = 8u;  // and writes them planar (see key_word_index)
 VKC_CONST PASS_COPY = 16u;         // the pass copies every element to the same index (radix_prepare.glsl)
+VKC_CONST PASS_SHARED_LOW = 32u;   // split keys: every key has the same low word (STATE_SHARED_WORD)
+VKC_CONST PASS_SHARED_HIGH = 64u;  // or the same high word; the passes move the other word alone
 
 // The scatter's SCAN_MODE: where a tile's global digit offsets come from.
 VKC_CONST SCAN_LOOKBACK = 0u;  // decoupled look-back

@@ -10,6 +10,7 @@
 #define VKC_RADIX_PREPARE_GLSL
 
 shared uint s_skip[8];
+shared uint s_digit[8];  // pass p's one digit, where s_skip[p] says every key has it
 
 // A VkDispatchIndirectCommand.
 void set_grid(uint word, uvec2 grid) {
@@ -43,7 +44,7 @@ void load_histograms(out uint counts[PASSES][PREPARE_DIGITS]) {
 }
 
 // Writes pass p's digit offsets, the exclusive prefix of its histogram, given this invocation's
-// counts of it; s_skip[p] = 1 when one digit holds every key. Returns whether the counts add up
+// counts of it; s_skip[p] = 1 when one digit holds every key, and s_digit[p] is that digit. Returns whether the counts add up
 // to n (uniform): they always do, unless the caller marked a temporary buffer clear that was
 // not (SortBuffers::temporary_is_clear).
 bool scan_pass_histogram(uint p, uint n, uint counts[PREPARE_DIGITS]) {
@@ -51,6 +52,7 @@ bool scan_pass_histogram(uint p, uint n, uint counts[PREPARE_DIGITS]) {
   uint sum = 0u;
   for (uint r = 0u; r < PREPARE_DIGITS; ++r) {
     if (counts[r] == n) s_skip[p] = 1u;
+    if (counts[r] == n && n != 0u) s_digit[p] = first + r;  // one digit at most
     sum += counts[r];
   }
   uint total;
@@ -60,6 +62,23 @@ bool scan_pass_histogram(uint p, uint n, uint counts[PREPARE_DIGITS]) {
     running += counts[r];
   }
   return total == n;
+}
+
+// Split keys one of whose words every key has (its four digits each the same for every key, and
+// no bit range that hides bits of it): the passes move the other word alone, planar between the
+// first pass and the last, and the last writes the shared word beside it, so that a pass moves
+// half the bytes (radix_scatter.glsl). Returns the PASS_SHARED_* flag, and leaves the word as
+// stored in STATE_SHARED_WORD; 0 when neither or both words are shared (then no pass runs).
+uint plan_shared_word() {
+  if (!SPLIT_KEY || BIT_RANGE) return 0u;
+  bool shared_word[2] = {true, true};
+  for (uint p = 0u; p < PASSES; ++p) shared_word[p / 4u] = shared_word[p / 4u] && s_skip[p] != 0u;
+  if (shared_word[0] == shared_word[1]) return 0u;
+  const uint word = shared_word[0] ? 0u : 1u;
+  uint ordered = 0u;
+  for (uint d = 0u; d < 4u; ++d) ordered |= s_digit[word * 4u + d] << (8u * d);
+  state[STATE_SHARED_WORD] = ordered_key_word(ordered, word);
+  return word == 0u ? PASS_SHARED_LOW : PASS_SHARED_HIGH;
 }
 
 // Which buffers each pass reads, in which layout, and how many workgroups it gets; invocation 0 only.
@@ -96,13 +115,15 @@ void plan_passes(uvec2 pass_grid, bool miscounted, bool paired_layout) {
     }
   }
   const bool paired = paired_layout && running == PASSES;  // no copying pass then
+  const uint shared_word = miscounted ? 0u : plan_shared_word();
+  // Split keys are planar between the first pass and the last (key_word_index), unless every
+  // pass stores each key whole (INTERLEAVED_PASSES) and no word is shared.
+  const bool planar_between = SPLIT_KEY && (!INTERLEAVED_PASSES || shared_word != 0u);
   uint in_b = 0u;  // where the data is before pass p
   for (uint p = 0u; p < PASSES; ++p) {
-    uint info = in_b != 0u ? PASS_FROM_B : 0u;
-    // Split keys are planar between the first pass and the last (key_word_index), unless every
-    // pass stores each key whole (INTERLEAVED_PASSES).
-    if (SPLIT_KEY && !INTERLEAVED_PASSES && p > first_run) info |= PASS_READ_PLANAR;
-    if (SPLIT_KEY && !INTERLEAVED_PASSES && p < last_run) info |= PASS_WRITE_PLANAR;
+    uint info = (in_b != 0u ? PASS_FROM_B : 0u) | shared_word;
+    if (planar_between && p > first_run) info |= PASS_READ_PLANAR;
+    if (planar_between && p < last_run) info |= PASS_WRITE_PLANAR;
     if (p == copy_pass) info |= PASS_COPY;
     state[STATE_PASS_INFO + p] = info;
     set_grid(STATE_DISPATCH + p * 3u, skip[p] || paired ? uvec2(0u, 1u) : pass_grid);

@@ -206,6 +206,12 @@ void load_keys(bool from_b, uint first, uint stride, uint last, out uvec2 raw[IT
 
 uint key_count;  // the keys this sort sorts, set once by main
 
+// Split keys one of whose words every key has (radix_prepare.glsl, plan_shared_word): the word's
+// index (2: neither) and its value as stored, set once by main. The passes then move the other
+// word alone, planar between the first pass and the last; the last writes the shared word.
+uint shared_word = 2u;
+uint shared_value = 0u;
+
 // Word `word` of the split key at index first + k * stride for every k, clamped as load_keys.
 void load_key_word(bool from_b, bool planar, uint first, uint stride, uint last, uint word, out uint raw[ITEMS]) {
   if (from_b) {
@@ -341,8 +347,13 @@ void copy_tile(bool from_b, bool read_planar, bool write_planar, uint n) {
   const uint first = linear_workgroup_id() * TILE + gl_LocalInvocationIndex;
   uint word[2][ITEMS];  // a split key's two words; word[0] alone otherwise
   if (SPLIT_KEY) {
-    load_key_word(from_b, read_planar, first, WG, n - 1u, 0u, word[0]);
-    load_key_word(from_b, read_planar, first, WG, n - 1u, 1u, word[1]);
+    [[unroll]] for (uint w = 0u; w < 2u; ++w) {
+      if (w != shared_word) {
+        load_key_word(from_b, read_planar, first, WG, n - 1u, w, word[w]);
+      } else {
+        [[unroll]] for (uint k = 0u; k < ITEMS; ++k) word[w][k] = shared_value;
+      }
+    }
   } else if (keys_by_element && from_b) {
     [[unroll]] for (uint k = 0u; k < ITEMS; ++k) word[0][k] = STORED_KEY(true, min(first + k * WG, n - 1u));
   } else if (keys_by_element) {
@@ -359,8 +370,9 @@ void copy_tile(bool from_b, bool read_planar, bool write_planar, uint n) {
     const uint i = first + k * WG;
     if (i >= n) break;
     if (SPLIT_KEY) {
-      store_key_word(!from_b, write_planar, i, 0u, word[0][k]);
-      store_key_word(!from_b, write_planar, i, 1u, word[1][k]);
+      // A shared word is not kept planar: the last pass writes it.
+      if (!write_planar || shared_word != 0u) store_key_word(!from_b, write_planar, i, 0u, word[0][k]);
+      if (!write_planar || shared_word != 1u) store_key_word(!from_b, write_planar, i, 1u, word[1][k]);
     } else if (keys_by_element) {
       store_key(!from_b, i, uvec2(word[0][k], 0u));
     }
@@ -451,6 +463,10 @@ void main() {
 #ifdef RADIX_INTERLEAVED_PAIRS
   pairs_in_keys = n / 2u;
 #endif
+  if (SPLIT_KEY && (info & (PASS_SHARED_LOW | PASS_SHARED_HIGH)) != 0u) {
+    shared_word = (info & PASS_SHARED_LOW) != 0u ? 0u : 1u;
+    shared_value = state[STATE_SHARED_WORD];
+  }
   const uint lid = gl_LocalInvocationIndex;
   lookback_table = from_b ? 1u : 0u;
   if (SCAN_MODE == SCAN_LOOKBACK) clear_next_table(lookback_table);
@@ -511,7 +527,7 @@ void main() {
   // The loads of the split keys' other words and of the values are issued before the look-back,
   // whose waiting hides their latency (the first round's keys are staged by now, so their
   // registers are free).
-  if (SPLIT_KEY) load_key_word(from_b, read_planar, tile_base + run, gl_SubgroupSize, n - 1u, digit_word(pc.pass) ^ 1u, other_word);
+  if (SPLIT_KEY && shared_word == 2u) load_key_word(from_b, read_planar, tile_base + run, gl_SubgroupSize, n - 1u, digit_word(pc.pass) ^ 1u, other_word);
   uvec2 value[ITEMS];
   if (VALUE_WORDS != 0u) load_values(from_b, tile_base + run, gl_SubgroupSize, n - 1u, value);
   if (SCAN_MODE == SCAN_LOOKBACK) {

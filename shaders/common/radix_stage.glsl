@@ -22,6 +22,22 @@ void stage_round(uint round, uint rank[RANK_WORDS], uint w[ITEMS], uint plane) {
   }
 }
 
+// Stores split key i whose other word every key shares (shared_word): between passes, planar,
+// its digit's word alone; in the last pass, whole, the shared word beside it.
+void store_beside_shared_word(bool to_b, bool planar, uint i, uint ordered) {
+  const uint word = digit_word(pc.pass);
+  if (planar) {
+    store_key_word(to_b, true, i, word, ordered_key_word(ordered, word));
+    return;
+  }
+#ifdef RADIX_PAIRED_WRITES
+  store_key_pair(to_b, i, ordered, shared_value);
+#else
+  store_key_word(to_b, false, i, word, ordered_key_word(ordered, word));
+  store_key_word(to_b, false, i, word ^ 1u, shared_value);
+#endif
+}
+
 // Scatters the staged keys of round `round`, then the other words of split keys and the
 // values, each staged through the same words in turn.
 // With RADIX_FULL_TILES, `guarded` says whether the tile may be partial, so that each store
@@ -45,7 +61,11 @@ void scatter_round(uint round, bool from_b, bool write_planar, uint valid, uint 
   [[unroll]] for (uint k = 0u; k < ROUND_ITEMS; ++k) {
     const uint slot = k * WG + lid;
     const uint i = round * ROUND_TILE + slot;  // the key's index in the tile's staged order
-    if (SPLIT_KEY) {
+    if (SPLIT_KEY && shared_word != 2u) {
+      const uint ordered = s_work[slot];
+      position[k] = s_offset[digit_of(uvec2(ordered), pc.pass)] + i;
+      if (IN_TILE(i)) store_beside_shared_word(!from_b, write_planar, position[k], ordered);
+    } else if (SPLIT_KEY) {
       const uint ordered = s_work[slot];
 #ifdef RADIX_PAIRED_WRITES
       digit_words[k] = ordered;
@@ -59,7 +79,7 @@ void scatter_round(uint round, bool from_b, bool write_planar, uint valid, uint 
       if (IN_TILE(i)) store_key(!from_b, position[k], from_ordered_key(ordered));
     }
   }
-  if (SPLIT_KEY) {
+  if (SPLIT_KEY && shared_word == 2u) {
     // Orders every read of the staged digit words before the other words overwrite them.
     barrier();
     stage_round(round, rank, other_word, 0u);

@@ -36,7 +36,8 @@ struct HistogramPush {
 static_assert(sizeof(PassPush) == 24 && sizeof(HistogramPush) == 32, "push constants are tightly packed uint32s");
 static_assert(STATE_SCAN_DISPATCH >= STATE_DISPATCH + 3 * RADIX_MAX_PASSES, "each pass's scatter grid");
 static_assert(STATE_HISTOGRAM_DONE >= STATE_SCAN_DISPATCH + 3 * RADIX_MAX_PASSES, "each pass's scan grid");
-static_assert(STATE_PAIRED_DISPATCH + 3 * RADIX_MAX_PASSES <= STATE_COUNTS, "each pass's paired grid");
+static_assert(STATE_PAIRED_DISPATCH + 3 * RADIX_MAX_PASSES <= STATE_SHARED_WORD, "each pass's paired grid");
+static_assert(STATE_SHARED_WORD < STATE_COUNTS, "the shared word");
 static_assert(STATE_PASS_INFO >= STATE_OFFSETS + RADIX_MAX_PASSES * RADIX, "each pass's digit offsets");
 static_assert(STATE_TICKETS >= STATE_FINAL + 1 && STATE_DISPATCH >= STATE_TICKETS + RADIX_MAX_PASSES, "tickets");
 static_assert(STATE_TILES >= STATE_COUNTS + RADIX_MAX_PASSES * RADIX, "each pass's histogram");

@@ -3,6 +3,7 @@
 // Each test runs under a policy that it constructs: the device class's own in sort_tests, and in
 // radix_variant_tests (built with VKC_RADIX_VARIANTS) the variants of radix_variants.inc.
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <numeric>
 #include <string>
@@ -119,11 +120,12 @@ class RadixSortTest : public GpuTest, public ::testing::WithParamInterface<Radix
   }
 
   // Sorts (key, index << 32 | a pattern) pairs, so that both words of each value are checked.
-  void expect_pairs_with_wide_values(const std::vector<std::uint32_t>& input, SortOrder order) {
+  template <class K>
+  void expect_pairs_with_wide_values(const std::vector<K>& input, SortOrder order) {
     auto keys = input;
     std::vector<std::uint64_t> values(input.size());
     for (std::size_t i = 0; i < values.size(); ++i) values[i] = (std::uint64_t{i} << 32) | 0x5EEDu;
-    sort_key_values(std::span<std::uint32_t>(keys), std::span<std::uint64_t>(values), options(order));
+    sort_key_values(std::span<K>(keys), std::span<std::uint64_t>(values), options(order));
     ASSERT_TRUE(keys_sorted(input, keys, order)) << "n=" << input.size();
     std::vector<std::uint32_t> permutation(values.size());
     for (std::size_t i = 0; i < values.size(); ++i) {
@@ -266,6 +268,69 @@ TEST_P(RadixSortTest, SkipsPassesWhoseDigitIsTheSameForEveryKey) {
     std::vector<std::uint32_t> keys(n);
     for (auto& k : keys) k = (static_cast<std::uint32_t>(rng()) & 0x00FF0000u) | 0x01000010u;
     expect_pairs_with_wide_values(keys, SortOrder::descending);
+  }
+}
+
+// 64-bit keys one of whose words every key has: indices below 2^32, negative i64 above -2^31
+// (a high word of ones), keys whose low word is a constant, doubles of one sign, exponent and top
+// mantissa bits. The passes move the other word alone and the last writes the shared one back;
+// one to four running passes (an odd count copies once), keys alone, with 32- and 64-bit values,
+// both orders.
+TEST_P(RadixSortTest, SortsSixtyFourBitKeysOneOfWhoseWordsEveryKeyShares) {
+  auto rng = rng_for_current_test();
+  constexpr std::size_t n = 20011;
+  for (std::uint64_t varying : {0xFFull, 0xFF00FFull, 0xFFFFFFull, 0xFFFFFFFFull}) {
+    std::vector<std::uint64_t> low(n), high(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      low[i] = (rng() & varying) | 0x0123000000000000ull * (varying == 0xFFull);
+      high[i] = ((rng() & varying) << 32) | 0x89ABCDEFu;
+    }
+    SCOPED_TRACE(varying);
+    expect_sorted(low, SortOrder::ascending);
+    expect_stable_pairs(low, SortOrder::descending);
+    expect_stable_pairs(high, SortOrder::ascending);
+    expect_pairs_with_wide_values(high, SortOrder::descending);
+  }
+  std::vector<std::int64_t> negative(n);
+  for (auto& k : negative) k = -1 - static_cast<std::int64_t>(rng() & 0x7FFFFFFF);
+  expect_stable_pairs(negative, SortOrder::descending);
+  std::vector<double> doubles(n);
+  for (auto& d : doubles) d = -1.0 - std::ldexp(static_cast<double>(rng() & 0xFFFFFF), -52);
+  expect_stable_pairs(doubles, SortOrder::ascending);
+}
+
+// Where 64-bit keys share a word, the histogram's last workgroup marks every pass so and leaves
+// the word as stored in the state (STATE_SHARED_WORD): the passes then move the other word alone.
+TEST_P(RadixSortTest, MarksThePassesOfKeysThatShareAWord) {
+  auto rng = rng_for_current_test();
+  constexpr std::size_t n = 5003;
+  struct Case {
+    std::uint64_t varying, fixed;
+    std::uint32_t flag, word;
+  };
+  for (const Case c : {Case{0xFFFF, 0xFEDC000000000000ull, layout::PASS_SHARED_HIGH, 0xFEDC0000u},
+                       Case{0xFF00000000ull, 0x1234ull, layout::PASS_SHARED_LOW, 0x1234u},
+                       Case{0xFF000000FFull, 0, 0, 0}}) {
+    std::vector<std::uint64_t> input(n);
+    for (auto& k : input) k = (rng() & c.varying) | c.fixed;
+    const SortDesc desc{KeyType::u64, ValueType::none, n, options(SortOrder::descending)};
+    Buffer keys = ctx().create_buffer(n * 8);
+    Buffer temporary = ctx().create_buffer(temporary_bytes(desc));
+    ctx().upload(keys, std::span<const std::uint64_t>(input));
+    ctx().run([&](Recorder& r) {
+      record(r, desc, n, {{keys.handle()}, {}, {temporary.handle()}});
+      record_barrier_before_download(r.commands());
+    });
+    std::vector<std::uint64_t> output(n);
+    ctx().download(keys, std::span<std::uint64_t>(output));
+    ASSERT_TRUE(keys_sorted(input, output, SortOrder::descending)) << std::hex << c.varying;
+    std::vector<std::uint32_t> state(layout::STATE_TILES);
+    ctx().download(temporary, state.data(), state.size() * 4, sorting::kScratchOffset);
+    for (std::uint32_t pass = 0; pass < 8; ++pass) {
+      const std::uint32_t info = state[layout::STATE_PASS_INFO + pass];
+      EXPECT_EQ(info & (layout::PASS_SHARED_LOW | layout::PASS_SHARED_HIGH), c.flag) << std::hex << c.varying;
+    }
+    if (c.flag) EXPECT_EQ(state[layout::STATE_SHARED_WORD], c.word) << std::hex << c.varying;
   }
 }
 
