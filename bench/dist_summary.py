@@ -15,6 +15,7 @@ CASES = [
     ("u32-and4", "u32 entropy 0.337"), ("u32-and5", "u32 entropy 0.201"), ("u32-equal", "u32 all equal"),
     ("u32-low16", "u32 below 2^16"), ("f32", "f32 uniform [-1e6, 1e6]"), ("f32-float01", "f32 uniform [0, 1)"),
     ("f32-normal", "f32 N(0, 1)"), ("u64", "u64 uniform"), ("u64-low32", "u64 below 2^32"),
+    ("u64-low32-u32", "u64 below 2^32 + u32 values"),
     ("u64-equal", "u64 all equal"), ("splat-u32", "splat u64 + u32 values"), ("u32-u32", "u32 + u32 values uniform"),
 ]
 

@@ -18,6 +18,7 @@ layout(constant_id = RADIX_HISTOGRAM_VECTOR_LOADS) const bool VECTOR_LOADS = fal
 layout(constant_id = RADIX_HISTOGRAM_INTERLEAVED_PASSES) const bool INTERLEAVED_PASSES = false;  // radix_prepare.glsl
 layout(constant_id = RADIX_HISTOGRAM_PAIRED_FROM) const uint PAIRED_FROM = 0;
 layout(constant_id = RADIX_HISTOGRAM_BIT_RANGE) const bool BIT_RANGE = false;  // see digit_of (radix.glsl)
+layout(constant_id = RADIX_HISTOGRAM_MARK_SHARED_WORDS) const bool MARK_SHARED_WORDS = false;  // see plan_shared_word
 #ifdef RADIX_NARROW_KEYS
 layout(constant_id = RADIX_HISTOGRAM_KEY_BITS) const uint KEY_BITS = 16;  // 8 or 16
 layout(constant_id = RADIX_HISTOGRAM_EXPONENT) const uint EXPONENT = 0;   // to_ordered_narrow's

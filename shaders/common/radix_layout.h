@@ -87,7 +87,8 @@ VKC_CONST PAIR_ROLE_FROM_PAIRS = 2u;  // pairs to planar (the last pass)
 #define RADIX_SCATTER_BIT_RANGE 18        // digits cut to the push constants' range (radix.glsl)
 #define RADIX_SCATTER_KEY_BITS 19         // RADIX_NARROW_KEYS shaders: 8 or 16 (radix.glsl)
 #define RADIX_SCATTER_EXPONENT 20         // and a narrow float's exponent field (keys.glsl)
-#define RADIX_SCATTER_CONSTANTS 21
+#define RADIX_SCATTER_ONE_WORD_PATH 21 // split keys: the one-word copy of the steps (sort_tile)
+#define RADIX_SCATTER_CONSTANTS 22
 
 #define RADIX_HISTOGRAM_ITEMS 1
 #define RADIX_HISTOGRAM_KEY_WORDS 2
@@ -103,7 +104,8 @@ VKC_CONST PAIR_ROLE_FROM_PAIRS = 2u;  // pairs to planar (the last pass)
 #define RADIX_HISTOGRAM_BIT_RANGE 12
 #define RADIX_HISTOGRAM_KEY_BITS 13
 #define RADIX_HISTOGRAM_EXPONENT 14
-#define RADIX_HISTOGRAM_CONSTANTS 15
+#define RADIX_HISTOGRAM_MARK_SHARED_WORDS 15 // split keys: mark the passes of keys that share a word
+#define RADIX_HISTOGRAM_CONSTANTS 16
 
 #define RADIX_UPSWEEP_ITEMS 1  // the scatter's tile is WG * ITEMS keys
 #define RADIX_UPSWEEP_KEY_WORDS 2

@@ -3,7 +3,7 @@
 // digit is the same for every key get no workgroups (each pass's grid is written here); and each
 // pass learns which buffer pair it reads, in which layout, and whether it only copies.
 //
-// The including shader defines PASSES, FLOAT_KEYS, WORKGROUP_SCAN_MAX_SUBGROUPS and the constants
+// The including shader defines PASSES, FLOAT_KEYS, MARK_SHARED_WORDS, WORKGROUP_SCAN_MAX_SUBGROUPS and the constants
 // radix.glsl needs, includes radix.glsl and workgroup_scan.glsl, and binds `state`; the grids come
 // as prepare_passes' arguments.
 #ifndef VKC_RADIX_PREPARE_GLSL
@@ -70,7 +70,7 @@ bool scan_pass_histogram(uint p, uint n, uint counts[PREPARE_DIGITS]) {
 // half the bytes (radix_scatter.glsl). Returns the PASS_SHARED_* flag, and leaves the word as
 // stored in STATE_SHARED_WORD; 0 when neither or both words are shared (then no pass runs).
 uint plan_shared_word() {
-  if (!SPLIT_KEY || BIT_RANGE) return 0u;
+  if (!MARK_SHARED_WORDS || !SPLIT_KEY || BIT_RANGE) return 0u;
   bool shared_word[2] = {true, true};
   for (uint p = 0u; p < PASSES; ++p) shared_word[p / 4u] = shared_word[p / 4u] && s_skip[p] != 0u;
   if (shared_word[0] == shared_word[1]) return 0u;

@@ -42,6 +42,7 @@ layout(constant_id = RADIX_SCATTER_PACKED_RANKS) const bool PACKED_RANKS = false
 layout(constant_id = RADIX_SCATTER_TICKETS) const bool TICKETS = true;             // see take_ticket
 layout(constant_id = RADIX_SCATTER_AGGREGATES_ONLY) const bool AGGREGATES_ONLY = false;  // see resolve_digit
 layout(constant_id = RADIX_SCATTER_BIT_RANGE) const bool BIT_RANGE = false;  // see digit_of (radix.glsl)
+layout(constant_id = RADIX_SCATTER_ONE_WORD_PATH) const bool ONE_WORD_PATH = false;  // see sort_tile
 #ifdef RADIX_NARROW_KEYS
 layout(constant_id = RADIX_SCATTER_KEY_BITS) const uint KEY_BITS = 16;  // 8 or 16
 layout(constant_id = RADIX_SCATTER_EXPONENT) const uint EXPONENT = 0;   // to_ordered_narrow's
@@ -207,10 +208,14 @@ void load_keys(bool from_b, uint first, uint stride, uint last, out uvec2 raw[IT
 uint key_count;  // the keys this sort sorts, set once by main
 
 // Split keys one of whose words every key has (radix_prepare.glsl, plan_shared_word): the word's
-// index (2: neither) and its value as stored, set once by main. The passes then move the other
-// word alone, planar between the first pass and the last; the last writes the shared word.
-uint shared_word = 2u;
-uint shared_value = 0u;
+// index (2: neither) and its value as stored, read from the state where they are needed (the
+// passes move the other word alone: see sort_tile).
+uint shared_word() {
+  const uint info = state[STATE_PASS_INFO + pc.pass];
+  if (!ONE_WORD_PATH || !SPLIT_KEY || (info & (PASS_SHARED_LOW | PASS_SHARED_HIGH)) == 0u) return 2u;
+  return (info & PASS_SHARED_LOW) != 0u ? 0u : 1u;
+}
+uint shared_value() { return state[STATE_SHARED_WORD]; }
 
 // Word `word` of the split key at index first + k * stride for every k, clamped as load_keys.
 void load_key_word(bool from_b, bool planar, uint first, uint stride, uint last, uint word, out uint raw[ITEMS]) {
@@ -346,12 +351,13 @@ void copy_tile(bool from_b, bool read_planar, bool write_planar, uint n) {
 #endif
   const uint first = linear_workgroup_id() * TILE + gl_LocalInvocationIndex;
   uint word[2][ITEMS];  // a split key's two words; word[0] alone otherwise
+  const uint shared_index = shared_word();
   if (SPLIT_KEY) {
     [[unroll]] for (uint w = 0u; w < 2u; ++w) {
-      if (w != shared_word) {
+      if (w != shared_index) {
         load_key_word(from_b, read_planar, first, WG, n - 1u, w, word[w]);
       } else {
-        [[unroll]] for (uint k = 0u; k < ITEMS; ++k) word[w][k] = shared_value;
+        [[unroll]] for (uint k = 0u; k < ITEMS; ++k) word[w][k] = shared_value();
       }
     }
   } else if (keys_by_element && from_b) {
@@ -371,8 +377,8 @@ void copy_tile(bool from_b, bool read_planar, bool write_planar, uint n) {
     if (i >= n) break;
     if (SPLIT_KEY) {
       // A shared word is not kept planar: the last pass writes it.
-      if (!write_planar || shared_word != 0u) store_key_word(!from_b, write_planar, i, 0u, word[0][k]);
-      if (!write_planar || shared_word != 1u) store_key_word(!from_b, write_planar, i, 1u, word[1][k]);
+      if (!write_planar || shared_index != 0u) store_key_word(!from_b, write_planar, i, 0u, word[0][k]);
+      if (!write_planar || shared_index != 1u) store_key_word(!from_b, write_planar, i, 1u, word[1][k]);
     } else if (keys_by_element) {
       store_key(!from_b, i, uvec2(word[0][k], 0u));
     }
@@ -451,29 +457,16 @@ void scan_tile_counts(uint tile, uint valid) {
   barrier();
 }
 
-void main() {
-  // Skipped passes never get here: prepare gave them no workgroups.
-  take_ticket();
-  const uint n = min(count_value, pc.max_count);
-  key_count = n;
-  const uint info = state[STATE_PASS_INFO + pc.pass];
+// Ranks this workgroup's tile, finds its global offsets and scatters it. `one_word` (a constant at
+// each call, which the SPIR-V optimizer inlines and folds): split keys whose other word every key
+// shares, which load, stage and store their digit's word alone. Two copies of the steps rather
+// than a branch inside them: the branch cost the 64-bit passes 25 registers and their second
+// workgroup per SM (docs/perf-notes.md#radix-shared-words).
+void sort_tile(uint n, uint info, bool one_word) {
   const bool from_b = (info & PASS_FROM_B) != 0u;
   const bool read_planar = (info & PASS_READ_PLANAR) != 0u;
   const bool write_planar = (info & PASS_WRITE_PLANAR) != 0u;
-#ifdef RADIX_INTERLEAVED_PAIRS
-  pairs_in_keys = n / 2u;
-#endif
-  if (SPLIT_KEY && (info & (PASS_SHARED_LOW | PASS_SHARED_HIGH)) != 0u) {
-    shared_word = (info & PASS_SHARED_LOW) != 0u ? 0u : 1u;
-    shared_value = state[STATE_SHARED_WORD];
-  }
   const uint lid = gl_LocalInvocationIndex;
-  lookback_table = from_b ? 1u : 0u;
-  if (SCAN_MODE == SCAN_LOOKBACK) clear_next_table(lookback_table);
-  if (COPYING && (info & PASS_COPY) != 0u) {  // the same for the whole grid
-    copy_tile(from_b, read_planar, write_planar, n);
-    return;
-  }
   for (uint i = lid; i < MAX_SUBGROUPS * RADIX; i += WG) s_work[i] = 0u;
   // Orders the ticket's store before every invocation reads it, and the zeroing of the counters
   // before the ranking updates them.
@@ -527,7 +520,7 @@ void main() {
   // The loads of the split keys' other words and of the values are issued before the look-back,
   // whose waiting hides their latency (the first round's keys are staged by now, so their
   // registers are free).
-  if (SPLIT_KEY && shared_word == 2u) load_key_word(from_b, read_planar, tile_base + run, gl_SubgroupSize, n - 1u, digit_word(pc.pass) ^ 1u, other_word);
+  if (SPLIT_KEY && !one_word) load_key_word(from_b, read_planar, tile_base + run, gl_SubgroupSize, n - 1u, digit_word(pc.pass) ^ 1u, other_word);
   uvec2 value[ITEMS];
   if (VALUE_WORDS != 0u) load_values(from_b, tile_base + run, gl_SubgroupSize, n - 1u, value);
   if (SCAN_MODE == SCAN_LOOKBACK) {
@@ -553,9 +546,9 @@ void main() {
     barrier();
 #ifdef RADIX_FULL_TILES
     if (valid == TILE) {  // uniform: two copies, one without guards
-      scatter_round(round, from_b, write_planar, valid, false, rank, other_word, value);
+      scatter_round(round, one_word, from_b, write_planar, valid, false, rank, other_word, value);
     } else {
-      scatter_round(round, from_b, write_planar, valid, true, rank, other_word, value);
+      scatter_round(round, one_word, from_b, write_planar, valid, true, rank, other_word, value);
     }
 #else
 #ifdef RADIX_INTERLEAVED_PAIRS
@@ -564,8 +557,31 @@ void main() {
       continue;
     }
 #endif
-    scatter_round(round, from_b, write_planar, valid, rank, other_word, value);
+    scatter_round(round, one_word, from_b, write_planar, valid, rank, other_word, value);
 #endif
+  }
+}
+
+void main() {
+  // Skipped passes never get here: prepare gave them no workgroups.
+  take_ticket();
+  const uint n = min(count_value, pc.max_count);
+  key_count = n;
+  const uint info = state[STATE_PASS_INFO + pc.pass];
+  const bool from_b = (info & PASS_FROM_B) != 0u;
+#ifdef RADIX_INTERLEAVED_PAIRS
+  pairs_in_keys = n / 2u;
+#endif
+  lookback_table = from_b ? 1u : 0u;
+  if (SCAN_MODE == SCAN_LOOKBACK) clear_next_table(lookback_table);
+  if (COPYING && (info & PASS_COPY) != 0u) {  // the same for the whole grid
+    copy_tile(from_b, (info & PASS_READ_PLANAR) != 0u, (info & PASS_WRITE_PLANAR) != 0u, n);
+    return;
+  }
+  if (ONE_WORD_PATH && SPLIT_KEY && (info & (PASS_SHARED_LOW | PASS_SHARED_HIGH)) != 0u) {
+    sort_tile(n, info, true);
+  } else {
+    sort_tile(n, info, false);
   }
 }
 

@@ -31,10 +31,10 @@ void store_beside_shared_word(bool to_b, bool planar, uint i, uint ordered) {
     return;
   }
 #ifdef RADIX_PAIRED_WRITES
-  store_key_pair(to_b, i, ordered, shared_value);
+  store_key_pair(to_b, i, ordered, shared_value());
 #else
   store_key_word(to_b, false, i, word, ordered_key_word(ordered, word));
-  store_key_word(to_b, false, i, word ^ 1u, shared_value);
+  store_key_word(to_b, false, i, word ^ 1u, shared_value());
 #endif
 }
 
@@ -46,11 +46,11 @@ void store_beside_shared_word(bool to_b, bool planar, uint i, uint ordered) {
 // docs/perf-notes.md#radix-full-tile-scatter.)
 #ifdef RADIX_FULL_TILES
 #define IN_TILE(index) (!guarded || (index) < valid)
-void scatter_round(uint round, bool from_b, bool write_planar, uint valid, bool guarded, uint rank[RANK_WORDS],
+void scatter_round(uint round, bool one_word, bool from_b, bool write_planar, uint valid, bool guarded, uint rank[RANK_WORDS],
                    uint other_word[ITEMS], uvec2 value[ITEMS]) {
 #else
 #define IN_TILE(index) ((index) < valid)
-void scatter_round(uint round, bool from_b, bool write_planar, uint valid, uint rank[RANK_WORDS], uint other_word[ITEMS],
+void scatter_round(uint round, bool one_word, bool from_b, bool write_planar, uint valid, uint rank[RANK_WORDS], uint other_word[ITEMS],
                    uvec2 value[ITEMS]) {
 #endif
   const uint lid = gl_LocalInvocationIndex;
@@ -58,14 +58,18 @@ void scatter_round(uint round, bool from_b, bool write_planar, uint valid, uint 
 #ifdef RADIX_PAIRED_WRITES
   uint digit_words[ROUND_ITEMS];  // held until the other words are staged, then stored with them
 #endif
-  [[unroll]] for (uint k = 0u; k < ROUND_ITEMS; ++k) {
-    const uint slot = k * WG + lid;
-    const uint i = round * ROUND_TILE + slot;  // the key's index in the tile's staged order
-    if (SPLIT_KEY && shared_word != 2u) {
+  if (SPLIT_KEY && one_word) {
+    [[unroll]] for (uint k = 0u; k < ROUND_ITEMS; ++k) {
+      const uint slot = k * WG + lid;
+      const uint i = round * ROUND_TILE + slot;
       const uint ordered = s_work[slot];
       position[k] = s_offset[digit_of(uvec2(ordered), pc.pass)] + i;
       if (IN_TILE(i)) store_beside_shared_word(!from_b, write_planar, position[k], ordered);
-    } else if (SPLIT_KEY) {
+    }
+  } else [[unroll]] for (uint k = 0u; k < ROUND_ITEMS; ++k) {
+    const uint slot = k * WG + lid;
+    const uint i = round * ROUND_TILE + slot;  // the key's index in the tile's staged order
+    if (SPLIT_KEY) {
       const uint ordered = s_work[slot];
 #ifdef RADIX_PAIRED_WRITES
       digit_words[k] = ordered;
@@ -79,7 +83,7 @@ void scatter_round(uint round, bool from_b, bool write_planar, uint valid, uint 
       if (IN_TILE(i)) store_key(!from_b, position[k], from_ordered_key(ordered));
     }
   }
-  if (SPLIT_KEY && shared_word == 2u) {
+  if (SPLIT_KEY && !one_word) {
     // Orders every read of the staged digit words before the other words overwrite them.
     barrier();
     stage_round(round, rank, other_word, 0u);

@@ -261,6 +261,7 @@ class RadixPlan final : public SortPlan {
     c[RADIX_HISTOGRAM_INTERLEAVED_PASSES] = whole.interleaved;
     c[RADIX_HISTOGRAM_PAIRED_FROM] = static_cast<std::uint32_t>(whole.paired_from);
     c[RADIX_HISTOGRAM_BIT_RANGE] = range_.cuts();
+    c[RADIX_HISTOGRAM_MARK_SHARED_WORDS] = policy_.shared_words && key_words_ == 2;
     set_narrow_constants(job, c, RADIX_HISTOGRAM_KEY_BITS, RADIX_HISTOGRAM_EXPONENT);
     const Pipeline& pipe = pipeline(ctx, {.shader = narrow_ ? shaders::sort_radix_histogram_narrow : shaders::sort_radix_histogram,
                                           .specialization = std::move(c),
@@ -345,6 +346,7 @@ class RadixPlan final : public SortPlan {
     c[RADIX_SCATTER_TICKETS] = p.tickets;
     c[RADIX_SCATTER_AGGREGATES_ONLY] = p.aggregates_only;
     c[RADIX_SCATTER_BIT_RANGE] = range_.cuts();
+    c[RADIX_SCATTER_ONE_WORD_PATH] = policy_.shared_words && key_words_ == 2;
     set_narrow_constants(job, c, RADIX_SCATTER_KEY_BITS, RADIX_SCATTER_EXPONENT);
     return c;
   }

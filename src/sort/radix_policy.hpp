@@ -58,6 +58,9 @@ struct RadixPolicy {
   WideKeyLayout wide_keys = WideKeyLayout::interleaved;
   /// 32-bit pairs kept interleaved from this count; 0: never (docs/perf-notes.md#radix-interleaved-pairs).
   std::uint64_t interleaved_pairs_from = 0;
+  /// 64-bit keys one of whose words every key has move the other word alone
+  /// (docs/perf-notes.md#radix-shared-words).
+  bool shared_words = true;
   RadixHistogramPolicy histogram;
   /// Test setting: no tile but the first publishes an inclusive prefix, so every look-back
   /// walks back to tile 0.

@@ -145,6 +145,9 @@ RadixPolicy default_policy(const DeviceInfo& device, std::uint32_t key_words, st
   p.full_tile_scatter = key_words == 1 && value_words == 0;
   // NVIDIA from 2^27 pairs, slower below (docs/perf-notes.md#radix-interleaved-pairs).
   p.interleaved_pairs_from = nvidia ? std::uint64_t{1} << 27 : 0;
+  // Its second copy of the scatter's steps doubles what a CPU device compiles for 64-bit keys,
+  // where no sort is fast (docs/perf-notes.md#radix-shared-words).
+  p.shared_words = !device.is_software();
   return p;
 }
 
