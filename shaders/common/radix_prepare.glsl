@@ -3,9 +3,9 @@
 // digit is the same for every key get no workgroups (each pass's grid is written here); and each
 // pass learns which buffer pair it reads, in which layout, and whether it only copies.
 //
-// The including shader defines PASSES, FLOAT_KEYS, MARK_SHARED_WORDS, WORKGROUP_SCAN_MAX_SUBGROUPS and the constants
-// radix.glsl needs, includes radix.glsl and workgroup_scan.glsl, and binds `state`; the grids come
-// as prepare_passes' arguments.
+// The including shader defines PASSES, FLOAT_KEYS, MARK_SHARED_WORDS, WORKGROUP_SCAN_MAX_SUBGROUPS
+// and the constants radix.glsl needs, includes radix.glsl and workgroup_scan.glsl, and binds
+// `state`; the grids come as prepare_passes' arguments.
 #ifndef VKC_RADIX_PREPARE_GLSL
 #define VKC_RADIX_PREPARE_GLSL
 
@@ -44,9 +44,9 @@ void load_histograms(out uint counts[PASSES][PREPARE_DIGITS]) {
 }
 
 // Writes pass p's digit offsets, the exclusive prefix of its histogram, given this invocation's
-// counts of it; s_skip[p] = 1 when one digit holds every key, and s_digit[p] is that digit. Returns whether the counts add up
-// to n (uniform): they always do, unless the caller marked a temporary buffer clear that was
-// not (SortBuffers::temporary_is_clear).
+// counts of it; s_skip[p] = 1 when one digit holds every key, and s_digit[p] is that digit.
+// Returns whether the counts add up to n (uniform): they always do, unless the caller marked a
+// temporary buffer clear that was not (SortBuffers::temporary_is_clear).
 bool scan_pass_histogram(uint p, uint n, uint counts[PREPARE_DIGITS]) {
   const uint first = (gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID) * PREPARE_DIGITS;
   uint sum = 0u;
