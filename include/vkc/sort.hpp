@@ -19,11 +19,12 @@
 // ## radix: passes the keys make trivial
 // The radix sort counts every 8-bit digit of every key in one read first, and a pass whose
 // digit all keys share moves nothing and dispatches no workgroups: u32 keys below 2^16 take two
-// passes, u64 keys below 2^32 four, keys that are all equal none. 64-bit keys one of whose
-// 32-bit words is the same in every key (u64 keys below 2^32, i64 keys in [-2^31, 0)) also move
-// only their other word between the first pass and the last, half a whole key's bytes. The GPU
-// decides, in the recorded API too. Where an odd number of passes would run, one of the skipped passes copies
-// the keys instead (a read and a write at copy speed), so the result ends in the caller's buffer.
+// passes, u64 keys below 2^32 four, keys that are all equal none. On GPUs, 64-bit keys one of
+// whose 32-bit words is the same in every key (u64 keys below 2^32, i64 keys in [-2^31, 0)) also
+// move only their other word between the first pass and the last, half a whole key's bytes. The
+// GPU decides, in the recorded API too. Where an odd number of passes would run, one of the
+// skipped passes copies the keys instead (a read and a write at copy speed), so the result ends
+// in the caller's buffer.
 // 8-bit keys sorted alone (no values, no bit range) take no pass where the device has 8- and
 // 16-bit storage (DeviceInfo::narrow_storage): the digit counts are the output, written into the
 // caller's buffer, so the keys are read once and written once.
